@@ -1,0 +1,105 @@
+"""``python -m games.engine``: the engine's command line (DESIGN.md, "Engine command line").
+
+Commands read JSON on standard input where they take a position and print JSON. Bad input
+(invalid JSON, unknown tiles, a malformed position) exits with status 2 and prints
+``{"error": "..."}``; it never prints a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from .errors import IllegalMove, InvalidInput
+from .melds import check_meld
+from .rules import Rules
+from .tiles import parse_tiles
+
+USAGE = "usage: python -m games.engine {meld TILE... | check-turn | solve | replay} (JSON on stdin)"
+
+
+def cmd_meld(args: Sequence[str], _stdin: TextIO) -> Any:
+    tiles = parse_tiles(args)
+    try:
+        reading = check_meld(tiles)
+    except IllegalMove as error:
+        return {"valid": False, "reason": error.message}
+    return {"valid": True, "kind": reading.kind, "value": reading.value}
+
+
+def _read_json(stdin: TextIO) -> Any:
+    try:
+        return json.loads(stdin.read())
+    except json.JSONDecodeError as error:
+        raise InvalidInput(f"invalid JSON on stdin: {error}") from None
+
+
+def _field(data: object, name: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
+    if not isinstance(data, dict):
+        raise InvalidInput("the input must be a JSON object")
+    value = data.get(name, default)
+    if value is None or not isinstance(value, kind):
+        raise InvalidInput(f"{name!r} is missing or of the wrong type")
+    return value
+
+
+def cmd_check_turn(_args: Sequence[str], stdin: TextIO) -> Any:
+    from .turn import check_turn_codes
+
+    data = _read_json(stdin)
+    rules = Rules.from_dict(_field(data, "rules", (str, dict), "classic"))
+    try:
+        played = check_turn_codes(
+            rules,
+            _field(data, "table_before", list, []),
+            _field(data, "rack", list),
+            _field(data, "table_after", list),
+            _field(data, "initial_meld_done", bool, True),
+        )
+    except IllegalMove as error:
+        return {"legal": False, "error": error.code, "message": error.message}
+    return {"legal": True, "played": [str(tile) for tile in played]}
+
+
+def cmd_solve(_args: Sequence[str], stdin: TextIO) -> Any:
+    from .solver import solve_position
+
+    data = _read_json(stdin)
+    if isinstance(data, list):
+        return [solve_position(item) for item in data]
+    return solve_position(data)
+
+
+def cmd_replay(_args: Sequence[str], stdin: TextIO) -> Any:
+    from .audit import audit_record
+    from .projection import state_to_dict
+
+    state, seed_check = audit_record(_read_json(stdin))
+    return {"state": state_to_dict(state), "seed_check": seed_check}
+
+
+COMMANDS: dict[str, Callable[[Sequence[str], TextIO], Any]] = {
+    "meld": cmd_meld,
+    "check-turn": cmd_check_turn,
+    "solve": cmd_solve,
+    "replay": cmd_replay,
+}
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] not in COMMANDS:
+        print(json.dumps({"error": USAGE}))
+        return 2
+    try:
+        result = COMMANDS[args[0]](args[1:], stdin or sys.stdin)
+    except (InvalidInput, IllegalMove) as error:
+        print(json.dumps({"error": str(error)}))
+        return 2
+    except RecursionError:
+        print(json.dumps({"error": "the input is nested too deeply"}))
+        return 2
+    print(json.dumps(result))
+    return 0
