@@ -1,0 +1,1 @@
+"""Accounts: sign-in through django-allauth, profiles, trophies, unlocks and preferences."""

@@ -1,0 +1,1 @@
+"""Admin registrations for games, seats and events."""

@@ -1,0 +1,1 @@
+"""Game, Seat and GameEvent (the log) will live here."""

@@ -1,0 +1,7 @@
+"""Websocket URL patterns, routed by rummi_site.asgi."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern
+
+websocket_urlpatterns: list[URLPattern] = []

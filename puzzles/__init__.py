@@ -1,0 +1,1 @@
+"""Puzzles: curated and generated positions, the trainer ramp and the daily puzzle."""

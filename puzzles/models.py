@@ -1,0 +1,1 @@
+"""Puzzles, attempts and ratings will live here."""

@@ -1,0 +1,221 @@
+"""Rummi settings: one file, read from the environment.
+
+With no environment variables at all the site runs on embedded defaults: SQLite under var/, the
+in-memory channel layer and a Celery broker made of folders under var/celery/. DATABASE_URL and
+REDIS_URL switch to PostgreSQL and Redis; see README.md for every variable.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+DEV_SECRET_KEY = "dev-only-secret-key-never-use-in-production"
+
+
+def env_str(name: str, default: str = "", env: Mapping[str, str] = os.environ) -> str:
+    return env.get(name, default)
+
+
+def env_bool(name: str, default: bool, env: Mapping[str, str] = os.environ) -> bool:
+    """True for 1/true/yes/on, False for 0/false/no/off (any case), else the default."""
+    value = env.get(name, "").strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    return default
+
+
+def env_int(name: str, default: int, env: Mapping[str, str] = os.environ) -> int:
+    value = env.get(name, "").strip()
+    return int(value) if value else default
+
+
+def env_list(name: str, default: list[str], env: Mapping[str, str] = os.environ) -> list[str]:
+    """A comma-separated list; blank items are dropped."""
+    value = env.get(name)
+    if value is None:
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    """The default database: PostgreSQL from DATABASE_URL, else SQLite under var/.
+
+    >>> database_from_env({"DATABASE_URL": "postgres://u:p@db:6432/rummi"})["PORT"]
+    '6432'
+    >>> database_from_env({})["ENGINE"]
+    'django.db.backends.sqlite3'
+    """
+    url = env.get("DATABASE_URL", "")
+    if not url:
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "rummi.sqlite3",
+            "OPTIONS": {
+                # IMMEDIATE takes the write lock when a transaction starts, so two writers wait
+                # for each other (up to the timeout) instead of failing with "database is locked".
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+        }
+    parts = urlsplit(url)
+    if parts.scheme not in {"postgres", "postgresql"}:
+        raise ValueError(f"DATABASE_URL must start with postgres://, not {parts.scheme}://")
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": unquote(parts.path.lstrip("/")),
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
+        "HOST": parts.hostname or "",
+        "PORT": str(parts.port or ""),
+        # A psycopg pool per process; Django then requires CONN_MAX_AGE = 0 (its default).
+        "OPTIONS": {"pool": True},
+    }
+
+
+def channel_layers_from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    """Redis from REDIS_URL, else the in-memory layer (one process only)."""
+    url = env.get("REDIS_URL", "")
+    if not url:
+        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                # channels-redis drops messages silently past `capacity` (default 100, shared by
+                # every socket of the process) and its default pool of 100 connections closed
+                # sockets under load: both raised well past what one process serves.
+                "hosts": [{"address": url, "max_connections": 5000}],
+                "capacity": 5000,
+            },
+        }
+    }
+
+
+def celery_broker_from_env(env: Mapping[str, str]) -> tuple[str, dict[str, Any]]:
+    """The Celery broker URL and its transport options.
+
+    Without REDIS_URL, kombu's filesystem transport: messages are files under var/celery/, so
+    `make run` needs no broker server. celery.py creates the folders.
+    """
+    url = env.get("REDIS_URL", "")
+    if url:
+        return url, {}
+    folder = VAR_DIR / "celery"
+    return "filesystem://", {
+        "data_folder_in": str(folder / "queue"),
+        "data_folder_out": str(folder / "queue"),
+        "processed_folder": str(folder / "processed"),
+        "control_folder": str(folder / "control"),
+    }
+
+
+DEBUG = env_bool("RUMMI_DEBUG", True)
+SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY)
+if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
+    raise RuntimeError("Set SECRET_KEY when RUMMI_DEBUG is off.")
+
+ALLOWED_HOSTS = env_list("RUMMI_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("RUMMI_CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.sites",
+    "channels",
+    "allauth",
+    "allauth.account",
+    "games",
+    "accounts",
+    "puzzles",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "rummi_site.urls"
+ASGI_APPLICATION = "rummi_site.asgi.application"
+SITE_ID = 1
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": database_from_env(os.environ)}
+# SQLite, static files, Celery folders and benchmark results all live under var/.
+VAR_DIR.mkdir(exist_ok=True)
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+CHANNEL_LAYERS = channel_layers_from_env(os.environ)
+
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "none"
+LOGIN_REDIRECT_URL = "/"
+ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+EMAIL_BACKEND = env_str("RUMMI_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "static"
+
+CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = celery_broker_from_env(os.environ)
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULE: dict[str, Any] = {}
+
+if not DEBUG:
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
