@@ -1,0 +1,35 @@
+"""The fixed cast: alice, bob and carol play; outsider watches games they are not in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+PASSWORD = "tiles-and-racks-42"
+
+
+def _make_user(django_user_model: Any, username: str) -> Any:
+    return django_user_model.objects.create_user(
+        username=username, email=f"{username}@example.com", password=PASSWORD
+    )
+
+
+@pytest.fixture
+def alice(django_user_model: Any) -> Any:
+    return _make_user(django_user_model, "alice")
+
+
+@pytest.fixture
+def bob(django_user_model: Any) -> Any:
+    return _make_user(django_user_model, "bob")
+
+
+@pytest.fixture
+def carol(django_user_model: Any) -> Any:
+    return _make_user(django_user_model, "carol")
+
+
+@pytest.fixture
+def outsider(django_user_model: Any) -> Any:
+    return _make_user(django_user_model, "outsider")
