@@ -52,5 +52,5 @@ bench: $(STAMP)
 	$(PY) -m benchmarks
 
 clean:
-	rm -rf var .coverage .pytest_cache .mypy_cache .ruff_cache .benchmarks
+	rm -rf var .coverage .coverage.* .pytest_cache .mypy_cache .ruff_cache .benchmarks
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
