@@ -20,7 +20,8 @@ class Event:
     kind: ClassVar[str] = ""
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        """A JSON-ready dict: tuples become lists, ``kind`` names the event."""
+        data: dict[str, Any] = _thawed(asdict(self))
         data["kind"] = self.kind
         return data
 
@@ -121,6 +122,14 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GameEnded,
     )
 }
+
+
+def _thawed(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return [_thawed(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _thawed(v) for k, v in value.items()}
+    return value
 
 
 def _frozen(value: Any) -> Any:

@@ -36,13 +36,13 @@ def score_blocked_round(
     The lowest rack value wins; ties go to fewer tiles; a remaining tie is a shared win. Each
     loser scores minus (own value - winners' value); the winners share the sum of those
     differences equally, rounded down, so the round stays as close to zero-sum as whole
-    numbers allow. ``eligible`` seats (default all) are the ones who can win; resigned seats
-    only lose.
+    numbers allow. ``eligible`` seats (default all) are the ones who can win; a resigned seat
+    never gains, even with a lower rack.
     """
     seats = list(eligible) if eligible is not None else list(range(len(values)))
     best = min((values[s], counts[s]) for s in seats)
     winners = [s for s in seats if (values[s], counts[s]) == best]
-    scores = [-(value - best[0]) for value in values]
+    scores = [-max(0, value - best[0]) for value in values]
     share = sum(-s for seat, s in enumerate(scores) if seat not in winners) // len(winners)
     for seat in winners:
         scores[seat] = share

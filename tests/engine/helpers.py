@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import combinations
 
 from games.engine.melds import readings
 from games.engine.state import Action, Draw, GameState, Pass, PlayTurn, TimeOut
@@ -21,36 +20,49 @@ def tiles(text: str) -> list[Tile]:
 
 
 def find_rack_melds(state: GameState, seat: int) -> list[tuple[int, ...]]:
-    """Disjoint valid 3-tile melds from a rack, greedily (enough to open and to go out)."""
+    """Disjoint 3-tile groups and runs from a rack, found greedily (enough to open and go out)."""
     kinds = state.kinds
-    free = list(state.racks[seat])
+    free = sorted(state.racks[seat], key=lambda i: (kinds[i].colour or "~", kinds[i].number))
     found: list[tuple[int, ...]] = []
-    changed = True
-    while changed:
-        changed = False
-        for combo in combinations(free, 3):
-            ordered = sorted(combo, key=lambda i: (kinds[i].is_joker, kinds[i].number))
-            if readings([kinds[i] for i in ordered], state.rules.max_number):
-                found.append(tuple(ordered))
-                for i in combo:
-                    free.remove(i)
-                changed = True
-                break
+    by_number: dict[int, dict[str, int]] = {}
+    for i in free:
+        if kinds[i].colour is not None:
+            by_number.setdefault(kinds[i].number, {}).setdefault(kinds[i].colour or "", i)
+    for colours in by_number.values():
+        if len(colours) >= 3:
+            found.append(tuple(list(colours.values())[:3]))
+    used = {i for meld in found for i in meld}
+    by_kind = {(kinds[i].colour, kinds[i].number): i for i in free if i not in used}
+    for (colour, number), first in sorted(by_kind.items(), key=lambda kv: str(kv[0])):
+        second = by_kind.get((colour, number + 1))
+        third = by_kind.get((colour, number + 2))
+        run = (first, second, third)
+        if colour and None not in run and not set(run) & used:
+            found.append((first, second, third))  # type: ignore[arg-type]
+            used |= set(run)  # type: ignore[arg-type]
     return found
 
 
-def find_extension(state: GameState, seat: int) -> PlayTurn | None:
-    """One rack tile added to the end of a table meld, if any fits."""
+def greedy_play(state: GameState, seat: int) -> PlayTurn | None:
+    """New melds from the rack, then every rack tile that extends a table meld at an end."""
     kinds = state.kinds
-    for n, meld in enumerate(state.table):
-        for tile_id in state.racks[seat]:
+    new = find_rack_melds(state, seat)
+    table = [*state.table, *new] if new else list(state.table)
+    if not state.opened[seat]:
+        return PlayTurn(seat, tuple(table)) if new else None
+    used = {i for meld in new for i in meld}
+    for tile_id in state.racks[seat]:
+        if tile_id in used:
+            continue
+        for n, meld in enumerate(table):
             for candidate in ((*meld, tile_id), (tile_id, *meld)):
                 if readings([kinds[i] for i in candidate], state.rules.max_number):
-                    table = list(state.table)
                     table[n] = candidate
-                    try_action = PlayTurn(seat, tuple(table))
-                    return try_action
-    return None
+                    used.add(tile_id)
+                    break
+            if tile_id in used:
+                break
+    return PlayTurn(seat, tuple(table)) if used else None
 
 
 def random_action(state: GameState, rng: random.Random) -> Action:
@@ -59,14 +71,10 @@ def random_action(state: GameState, rng: random.Random) -> Action:
     roll = rng.random()
     if roll < 0.05:
         return TimeOut(seat, state.turn_number)
-    if roll < 0.75:
-        new = find_rack_melds(state, seat)
-        if new and rng.random() < 0.8:
-            return PlayTurn(seat, (*state.table, *new))
-        if state.opened[seat]:
-            extension = find_extension(state, seat)
-            if extension is not None:
-                return extension
+    if roll < 0.85:
+        play = greedy_play(state, seat)
+        if play is not None:
+            return play
     return Draw(seat) if state.pool or rng.random() < 0.5 else Pass(seat)
 
 

@@ -136,13 +136,15 @@ def test_the_initial_meld_touches_no_table_meld() -> None:
     rack = "B3 B4 R10 R11 R12".split()
     check_turn_codes(CLASSIC_RULES, before, rack, melds("B5 B6 B7", "R10 R11 R12"), False)
     with pytest.raises(IllegalMove) as raised:
-        check_turn_codes(
-            CLASSIC_RULES, before, rack, melds("B3 B4 B5 B6 B7", "R10 R11 R12"), False
-        )
+        check_turn_codes(CLASSIC_RULES, before, rack, melds("B3 B4 B5 B6 B7", "R10 R11 R12"), False)
     assert raised.value.code == "initial_meld_touches_table"
     with pytest.raises(IllegalMove) as raised:
         check_turn_codes(
-            CLASSIC_RULES, before, "B8 R10 R11 R12".split(), melds("B5 B6 B7 B8", "R10 R11 R12"), False
+            CLASSIC_RULES,
+            before,
+            "B8 R10 R11 R12".split(),
+            melds("B5 B6 B7 B8", "R10 R11 R12"),
+            False,
         )
     assert raised.value.code == "initial_meld_touches_table"
 
