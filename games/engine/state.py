@@ -383,3 +383,61 @@ def replay(events: Sequence[Event | dict[str, Any]]) -> GameState:
         opened=(False,) * players,
     )
     return _fold(state, parsed[1:])
+
+
+def state_to_record(state: GameState) -> dict[str, Any]:
+    """The whole state as JSON-ready data, for a cache; :func:`state_from_record` reverses it."""
+    return {
+        "rules": state.rules.to_dict(),
+        "match": state.config.match.to_dict(),
+        "players": state.config.players,
+        "commitment": state.commitment,
+        "round": state.round,
+        "finished": state.finished,
+        "pool": list(state.pool),
+        "racks": [list(r) for r in state.racks],
+        "table": [list(m) for m in state.table],
+        "turn": state.turn,
+        "turn_number": state.turn_number,
+        "opened": list(state.opened),
+        "passes": state.passes,
+        "resigned": list(state.resigned),
+        "totals": list(state.totals),
+        "round_scores": [list(s) for s in state.round_scores],
+        "winners": list(state.winners),
+        "seed": state.seed,
+    }
+
+
+def state_from_record(record: dict[str, Any]) -> GameState:
+    """Rebuild a state cached with :func:`state_to_record`."""
+
+    def ints(value: Any) -> tuple[int, ...]:
+        return tuple(int(v) for v in value)
+
+    try:
+        config = GameConfig(
+            Rules.from_dict(record["rules"]),
+            int(record["players"]),
+            MatchFormat.from_dict(record["match"]),
+        )
+        return GameState(
+            config=config,
+            commitment=str(record["commitment"]),
+            round=int(record["round"]),
+            finished=bool(record["finished"]),
+            pool=ints(record["pool"]),
+            racks=tuple(ints(r) for r in record["racks"]),
+            table=tuple(ints(m) for m in record["table"]),
+            turn=int(record["turn"]),
+            turn_number=int(record["turn_number"]),
+            opened=tuple(bool(v) for v in record["opened"]),
+            passes=int(record["passes"]),
+            resigned=tuple(bool(v) for v in record["resigned"]),
+            totals=ints(record["totals"]),
+            round_scores=tuple(ints(s) for s in record["round_scores"]),
+            winners=ints(record["winners"]),
+            seed=record["seed"],
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise InvalidInput(f"not a state record: {error}") from None

@@ -320,3 +320,18 @@ def test_replay_rebuilds_the_state_from_event_dicts() -> None:
         replay([{"kind": "Nonsense"}])
     with pytest.raises(InvalidInput):
         replay([{"kind": "GameStarted", "players": 2}])
+
+
+def test_a_state_record_round_trips_exactly() -> None:
+    import json
+
+    from games.engine.state import state_from_record, state_to_record
+
+    state, log = new_game(GameConfig(RULES["large"], 5, MatchFormat("target", 80)), SEED)
+    while not state.finished:
+        record = json.loads(json.dumps(state_to_record(state)))
+        assert state_from_record(record) == state
+        state, _ = apply(state, Draw(state.turn), SEED)
+    assert state_from_record(json.loads(json.dumps(state_to_record(state)))) == state
+    with pytest.raises(InvalidInput):
+        state_from_record({"rules": "classic"})
