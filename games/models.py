@@ -1,1 +1,146 @@
-"""Game, Seat and GameEvent (the log) will live here."""
+"""Games, their seats and their event log. The log is the truth; ``state`` is its cache."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+
+def new_public_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Mode(models.TextChoices):
+    PARLOR = "parlor", "Parlor League"
+    BLITZ = "blitz", "Blitz"
+    SANDBOX = "sandbox", "Sandbox"
+    RUSH = "rush", "Rummy Rush"
+    LAN = "lan", "LAN rules"
+
+
+class Status(models.TextChoices):
+    WAITING = "waiting", "Waiting for players"
+    PLAYING = "playing", "Playing"
+    FINISHED = "finished", "Finished"
+
+
+class Game(models.Model):
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id)
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.PARLOR)
+    rules = models.JSONField(help_text="the engine's Rules.to_dict()")
+    match = models.JSONField(help_text="the engine's MatchFormat.to_dict()")
+    players = models.PositiveSmallIntegerField()
+    clock_seconds = models.PositiveIntegerField(null=True, blank=True)
+    correspondence_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    listed = models.BooleanField(default=True, help_text="shown in the lobby while open")
+    seed = models.CharField(max_length=64, editable=False, help_text="secret until the end")
+    commitment = models.CharField(max_length=64, blank=True)
+    state = models.JSONField(null=True, blank=True, help_text="cached engine state")
+    seq = models.PositiveIntegerField(default=0, help_text="seq of the last event applied")
+    turn_number = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "deadline"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_mode_display()} {self.public_id}"
+
+    @property
+    def is_correspondence(self) -> bool:
+        return self.correspondence_days is not None
+
+    @property
+    def clock_label(self) -> str:
+        if self.correspondence_days:
+            days = self.correspondence_days
+            return f"{days} day{'s' if days > 1 else ''} a move"
+        if self.clock_seconds:
+            return f"{self.clock_seconds} s a turn"
+        return "no clock"
+
+
+class SeatKind(models.TextChoices):
+    HUMAN = "human", "Person"
+    BOT = "bot", "Bot"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=5, choices=SeatKind.choices, default=SeatKind.HUMAN)
+    bot_strength = models.CharField(max_length=10, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    guest_key = models.CharField(max_length=64, blank=True, db_index=True)
+    name = models.CharField(max_length=40, blank=True)
+    invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token)
+    joined = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "index"], name="unique_seat")]
+        ordering = ["index"]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of {self.game.public_id}: {self.name or 'open'}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.kind == SeatKind.HUMAN and self.joined is None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "name": self.name or ("Open seat" if self.is_open else "Player"),
+            "kind": self.kind,
+            "strength": self.bot_strength or None,
+            "joined": self.joined is not None,
+        }
+
+
+class GameEvent(models.Model):
+    """One engine event. ``(game, seq)`` is unique: two racing writers cannot both land."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20)
+    payload = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_event_seq")]
+        ordering = ["seq"]
+
+    def __str__(self) -> str:
+        return f"{self.game.public_id} #{self.seq} {self.kind}"
+
+
+class ActionReceipt(models.Model):
+    """The answer given to an action, kept so a retry with the same key gets it again."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="receipts")
+    key = models.CharField(max_length=80)
+    seat = models.PositiveSmallIntegerField()
+    status = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat", "key"], name="unique_action_key")
+        ]

@@ -1,8 +1,169 @@
+"""Pages: lobby, new game, invite links, the board, replay, record export and seed check."""
+
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from typing import Any
+
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from games.engine.audit import audit_record
+from games.engine.rules import Rules
+
+from . import services
+from .api import invites
+from .identity import become_guest, viewer_of
+from .models import Game, Mode, Seat, Status
+from .modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, LIVE_CLOCKS
+from .replay import replay_steps
+from .services import ServiceError
+
+
+def _my_games(request: HttpRequest) -> list[dict[str, Any]]:
+    viewer = viewer_of(request)
+    if viewer.user_id is not None:
+        seats = Seat.objects.filter(user_id=viewer.user_id)
+    elif viewer.guest_key:
+        seats = Seat.objects.filter(guest_key=viewer.guest_key, user__isnull=True)
+    else:
+        return []
+    rows = []
+    for seat in seats.select_related("game").order_by("-game__created")[:50]:
+        game = seat.game
+        state = services.load_state(game)
+        my_turn = bool(state and not state.finished and state.turn == seat.index)
+        rows.append({"game": game, "seat": seat, "my_turn": my_turn, "state": state})
+    rows.sort(key=lambda r: (not r["my_turn"], r["game"].status == Status.FINISHED))
+    return rows
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    mine = _my_games(request)
+    mine_ids = {row["game"].pk for row in mine}
+    lobby = (
+        Game.objects.filter(status=Status.WAITING, listed=True)
+        .exclude(pk__in=mine_ids)
+        .filter(Q(seats__joined__isnull=True, seats__kind="human"))
+        .distinct()
+        .order_by("-created")[:30]
+    )
+    return render(
+        request,
+        "home.html",
+        {
+            "lobby": [{"game": g, "invites": invites(g)} for g in lobby],
+            "mine": mine,
+            "modes": Mode.choices,
+            "clocks": LIVE_CLOCKS,
+            "days": CORRESPONDENCE_DAYS,
+            "strengths": BOT_STRENGTHS,
+            "guest_name": request.session.get("guest_name", ""),
+        },
+    )
+
+
+@require_http_methods(["POST"])
+def new_game(request: HttpRequest) -> HttpResponse:
+    form = request.POST
+    players = form.get("players", "2")
+    seats = [
+        form.get(f"seat{i}", "human") for i in range(1, int(players) if players.isdigit() else 2)
+    ]
+    options = {
+        "mode": form.get("mode"),
+        "players": players,
+        "clock": form.get("clock") or None,
+        "days": form.get("days") or None,
+        "target": form.get("target") or 200,
+        "rounds": form.get("rounds"),
+        "tiles": form.get("tiles") or None,
+        "listed": form.get("listed") == "on",
+        "seats": seats,
+    }
+    try:
+        viewer = become_guest(request, form.get("name") or viewer_of(request).name)
+        game = services.create_game(viewer, options)
+    except ServiceError as error:
+        return render(request, "games/error.html", {"error": error.body}, status=error.status)
+    return redirect("game", gid=game.public_id)
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    seat = get_object_or_404(Seat.objects.select_related("game"), invite_token=token)
+    game = seat.game
+    viewer = viewer_of(request)
+    if services.seat_of(game, viewer) is not None:
+        return redirect("game", gid=game.public_id)
+    if request.method == "POST":
+        try:
+            viewer = become_guest(request, request.POST.get("name") or viewer.name)
+            services.join_game(viewer, token)
+        except ServiceError as error:
+            return render(
+                request, "games/join.html", {"game": game, "error": error.body}, status=error.status
+            )
+        return redirect("game", gid=game.public_id)
+    return render(request, "games/join.html", {"game": game, "seats": game.seats.all()})
+
+
+def game_page(request: HttpRequest, gid: str) -> HttpResponse:
+    game = get_object_or_404(Game, public_id=gid)
+    viewer = viewer_of(request)
+    summary = services.game_summary(game, viewer)
+    if game.status == Status.WAITING:
+        return render(
+            request,
+            "games/waiting.html",
+            {"game": game, "summary": summary, "invites": invites(game), "me": summary["me"]},
+        )
+    rules = Rules.from_dict(game.rules)
+    bootstrap = {
+        **summary,
+        "seat": summary["me"],
+        "tile_codes": [str(t) for t in rules.tile_set.tiles],
+        "api": f"/api/games/{gid}/",
+        "ws": f"/ws/games/{gid}/",
+        "csrf": get_token(request),
+    }
+    return render(request, "games/game.html", {"game": game, "bootstrap": bootstrap})
+
+
+def replay_page(request: HttpRequest, gid: str) -> HttpResponse:
+    game = get_object_or_404(Game, public_id=gid)
+    if game.status == Status.WAITING:
+        raise Http404("The game has not started.")
+    steps = replay_steps(game)
+    return render(request, "games/replay.html", {"game": game, "steps": steps})
+
+
+def record(request: HttpRequest, gid: str) -> HttpResponse:
+    game = get_object_or_404(Game, public_id=gid)
+    if game.status != Status.FINISHED:
+        return JsonResponse(
+            {"error": "not_finished", "message": "A record is exported once the game is over."},
+            status=403,
+        )
+    response = JsonResponse(
+        {
+            "game": gid,
+            "mode": game.mode,
+            "commitment": game.commitment,
+            "seed": game.seed,
+            "events": [e.payload for e in game.events.order_by("seq")],
+        }
+    )
+    response["Content-Disposition"] = f'attachment; filename="rummi-{gid}.json"'
+    return response
+
+
+def verify(request: HttpRequest, gid: str) -> HttpResponse:
+    game = get_object_or_404(Game, public_id=gid)
+    check = None
+    if game.status == Status.FINISHED:
+        events = [e.payload for e in game.events.order_by("seq")]
+        _, check = audit_record({"events": events, "seed": game.seed})
+    return render(request, "games/verify.html", {"game": game, "check": check})

@@ -59,6 +59,8 @@ def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "rummi.sqlite3",
+            # A file, not memory: tests that race threads need SQLite's real locking.
+            "TEST": {"NAME": str(VAR_DIR / "test.sqlite3")},
             "OPTIONS": {
                 # IMMEDIATE takes the write lock when a transaction starts, so two writers wait
                 # for each other (up to the timeout) instead of failing with "database is locked".
@@ -219,3 +221,11 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+
+# Seconds a bot waits before moving, so its play reads like a person's.
+RUMMI_BOT_PAUSE = float(env_str("RUMMI_BOT_PAUSE", "1.2"))
+CELERY_BEAT_SCHEDULE["sweep-timeouts"] = {
+    "task": "games.tasks.sweep_timeouts",
+    "schedule": 2.0,
+}
+CSRF_FAILURE_VIEW = "games.api.csrf_failure"

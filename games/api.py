@@ -1,0 +1,114 @@
+"""The JSON API of docs/api.md: thin views over games.services."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET, require_POST
+
+from . import services
+from .identity import become_guest, viewer_of
+from .models import Game
+from .services import ServiceError
+
+View = Callable[..., JsonResponse]
+
+
+def json_errors(view: View) -> View:
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except ServiceError as error:
+            return JsonResponse(error.body, status=error.status)
+
+    return wrapped
+
+
+def read_body(request: HttpRequest) -> dict[str, Any]:
+    if not request.body:
+        return {}
+    try:
+        body = json.loads(request.body)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ServiceError(400, "bad_json", "The request body is not valid JSON.") from None
+    if not isinstance(body, dict):
+        raise ServiceError(400, "bad_json", "The request body must be a JSON object.")
+    return body
+
+
+def get_game(gid: str) -> Game:
+    game = Game.objects.filter(public_id=gid).first()
+    if game is None:
+        raise ServiceError(404, "no_such_game", "There is no such game.")
+    return game
+
+
+@require_GET
+@json_errors
+def game_detail(request: HttpRequest, gid: str) -> JsonResponse:
+    return JsonResponse(services.game_summary(get_game(gid), viewer_of(request)))
+
+
+@require_GET
+@json_errors
+def game_events(request: HttpRequest, gid: str) -> JsonResponse:
+    try:
+        after = int(request.GET.get("after", "0"))
+    except ValueError:
+        raise ServiceError(400, "bad_after", "after must be an integer seq.") from None
+    return JsonResponse(services.events_after(get_game(gid), viewer_of(request), after))
+
+
+@require_POST
+@json_errors
+def game_action(request: HttpRequest, gid: str, action: str) -> JsonResponse:
+    body = read_body(request)
+    return JsonResponse(services.act(gid, viewer_of(request), action, body))
+
+
+@require_POST
+@json_errors
+def create(request: HttpRequest) -> JsonResponse:
+    body = read_body(request)
+    viewer = viewer_of(request)
+    if not viewer.known or not request.user.is_authenticated:
+        viewer = become_guest(request, body.get("name") or viewer.name)
+    game = services.create_game(viewer, body)
+    return JsonResponse(
+        {"gid": game.public_id, "url": f"/g/{game.public_id}/", "invites": invites(game)},
+        status=201,
+    )
+
+
+@require_POST
+@json_errors
+def join(request: HttpRequest, token: str) -> JsonResponse:
+    body = read_body(request)
+    viewer = viewer_of(request)
+    if not request.user.is_authenticated:
+        viewer = become_guest(request, body.get("name") or viewer.name)
+    game = services.join_game(viewer, token)
+    return JsonResponse({"gid": game.public_id, "url": f"/g/{game.public_id}/"})
+
+
+def invites(game: Game) -> list[dict[str, Any]]:
+    return [
+        {"seat": s.index, "url": f"/join/{s.invite_token}/"} for s in game.seats.all() if s.is_open
+    ]
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> Any:
+    """CSRF failures: JSON for the API, Django's page elsewhere."""
+    from django.views.csrf import csrf_failure as django_failure
+
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {"error": "csrf", "message": "The request lacks a valid CSRF token; reload the page."},
+            status=403,
+        )
+    return django_failure(request, reason)

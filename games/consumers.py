@@ -1,0 +1,69 @@
+"""The game socket: authorise from the session, join the game's group, forward own frames."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from .live import SPECTATOR, group_name
+from .models import Game
+from .services import Viewer, game_summary, seat_of
+
+# A socket may send a few messages a second (pings, resync requests); past that it is closed.
+FLOOD_WINDOW_S = 10.0
+FLOOD_LIMIT = 50
+
+
+def viewer_from_scope(scope: dict[str, Any]) -> Viewer:
+    user = scope.get("user")
+    session = scope.get("session") or {}
+    if user is not None and user.is_authenticated:
+        return Viewer(user_id=user.pk)
+    return Viewer(guest_key=session.get("guest_key") or None)
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.gid = self.scope["url_route"]["kwargs"]["gid"]
+        found = await self._load()
+        if found is None:
+            await self.close(code=4404)
+            return
+        self.viewer_key, hello = found
+        self.group = group_name(self.gid)
+        self.received: list[float] = []
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send(text_data=json.dumps({"type": "hello", **hello}))
+
+    @database_sync_to_async
+    def _load(self) -> tuple[str, dict[str, Any]] | None:
+        game = Game.objects.filter(public_id=self.gid).first()
+        if game is None:
+            return None
+        viewer = viewer_from_scope(self.scope)
+        seat = seat_of(game, viewer)
+        key = str(seat.index) if seat is not None else SPECTATOR
+        return key, game_summary(game, viewer)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        now = time.monotonic()
+        self.received = [t for t in self.received if now - t < FLOOD_WINDOW_S] + [now]
+        if len(self.received) > FLOOD_LIMIT:
+            await self.close(code=4429)
+            return
+        if text_data == '{"type":"ping"}':
+            await self.send(text_data='{"type":"pong"}')
+
+    async def game_update(self, message: dict[str, Any]) -> None:
+        frame = message["frames"].get(self.viewer_key)
+        if frame is not None:
+            await self.send(text_data=json.dumps(frame))

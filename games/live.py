@@ -1,0 +1,50 @@
+"""Live updates: after a change commits, each viewer's frame goes to the game's group.
+
+The sender projects once per seat (and once for spectators); each consumer forwards only the
+frame for its own viewer, so consumers touch neither the database nor the engine, and a rack
+never reaches a socket that is not its owner's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from games.engine.events import Event
+from games.engine.projection import event_for, view_for
+from games.engine.state import GameState
+
+SPECTATOR = "spectator"
+
+
+def group_name(gid: str) -> str:
+    return f"game.{gid}"
+
+
+def frame_for(
+    state: GameState, seq: int, numbered: list[tuple[int, Event]], seat: int | None
+) -> dict[str, Any]:
+    return {
+        "type": "update",
+        "seq": seq,
+        "events": [{"seq": n, "event": event_for(e, seat)} for n, e in numbered],
+        "view": view_for(state, seat),
+    }
+
+
+def frames_by_viewer(
+    state: GameState, seq: int, numbered: list[tuple[int, Event]]
+) -> dict[str, dict[str, Any]]:
+    frames = {str(s): frame_for(state, seq, numbered, s) for s in range(state.config.players)}
+    frames[SPECTATOR] = frame_for(state, seq, numbered, None)
+    return frames
+
+
+def broadcast(gid: str, seq: int, state: GameState, numbered: list[tuple[int, Event]]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "game.update", "frames": frames_by_viewer(state, seq, numbered)}
+    async_to_sync(layer.group_send)(group_name(gid), message)

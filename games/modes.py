@@ -1,0 +1,92 @@
+"""Game modes (RULES.md "Matches and modes"): what a new game of each mode is played with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.errors import InvalidInput
+from games.engine.rules import Rules, rules_named
+from games.engine.scoring import MatchFormat
+
+from .models import Mode
+
+LIVE_CLOCKS = (30, 60, 120)
+CORRESPONDENCE_DAYS = (1, 3, 7)
+BOT_STRENGTHS = ("beginner", "casual", "strong", "master")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A validated request for a new game."""
+
+    mode: str
+    players: int
+    rules: Rules
+    match: MatchFormat
+    clock_seconds: int | None
+    correspondence_days: int | None
+
+
+def _choice(options: dict[str, Any], name: str, allowed: tuple[Any, ...], default: Any) -> Any:
+    value = options.get(name, default)
+    if value in (None, "") and None in allowed:
+        return None
+    try:
+        value = type(default)(value) if default is not None else int(value)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"{name} must be one of {', '.join(map(str, allowed))}") from None
+    if value not in allowed:
+        raise InvalidInput(f"{name} must be one of {', '.join(str(a) for a in allowed if a)}")
+    return value
+
+
+def setup_from(options: dict[str, Any]) -> Setup:
+    """Validate the options of a new game and fill in each mode's defaults.
+
+    ``options``: mode, players (2-6), clock (30/60/120 s), days (1/3/7, correspondence
+    instead of a live clock), target (Parlor League score, default 200), rounds ("one" for a
+    single round in Blitz), tiles ("classic"/"large" for Sandbox), opening (Sandbox).
+    """
+    mode = options.get("mode", Mode.PARLOR)
+    if mode not in Mode.values:
+        raise InvalidInput(f"mode must be one of {', '.join(Mode.values)}")
+    players = _choice(options, "players", (2, 3, 4, 5, 6), 2)
+    days = _choice(options, "days", (None, *CORRESPONDENCE_DAYS), None)
+    large = players >= 5
+    clock: int | None
+    if mode == Mode.RUSH:
+        if players != 2:
+            raise InvalidInput("Rummy Rush is a game for 2 players")
+        rules, match, clock = rules_named("rush"), MatchFormat("rounds", rounds=3), 60
+    elif mode == Mode.BLITZ:
+        if large:
+            raise InvalidInput("Blitz is played with the classic set, 2-4 players")
+        single = options.get("rounds") == "one"
+        target = _target(options)
+        match = MatchFormat("single") if single else MatchFormat("target", target=target)
+        rules, clock = rules_named("classic"), 30
+    elif mode == Mode.LAN:
+        rules = rules_named("large" if large else "classic").with_penalty(1)
+        match = MatchFormat("single")
+        clock = _choice(options, "clock", (None, *LIVE_CLOCKS), None)
+    elif mode == Mode.SANDBOX:
+        tiles = options.get("tiles") or ("large" if large else "classic")
+        if tiles not in ("classic", "large", "rush"):
+            raise InvalidInput("tiles must be classic, large or rush")
+        rules = rules_named(tiles)
+        opening = _choice(options, "opening", tuple(range(0, 61)), rules.opening)
+        rules, match, clock = rules.with_opening(opening), MatchFormat("single"), None
+    else:
+        rules = rules_named("large" if large else "classic")
+        match = MatchFormat("target", target=_target(options))
+        clock = _choice(options, "clock", LIVE_CLOCKS, 60)
+    if days is not None and mode == Mode.SANDBOX:
+        raise InvalidInput("Sandbox games have no clock")
+    if days is not None:
+        clock = None
+    return Setup(mode, players, rules, match, clock, days)
+
+
+def _target(options: dict[str, Any]) -> int:
+    return int(_choice(options, "target", (50, 100, 150, 200, 300, 500), 200))

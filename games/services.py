@@ -1,0 +1,394 @@
+"""The one place that writes games: create, join, start, act. Every change appends events.
+
+An action runs in one transaction: the game row is locked (``select_for_update`` on
+PostgreSQL; SQLite's IMMEDIATE transactions serialise writers), the expected seq is checked,
+the engine decides, the events are appended with consecutive seqs under a unique
+``(game, seq)`` constraint and the cached state is updated. After commit, every viewer is sent
+its own projection and the clock and bot work is queued.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine.errors import IllegalMove, InvalidInput
+from games.engine.events import Event
+from games.engine.projection import event_for, view_for
+from games.engine.rules import Rules
+from games.engine.scoring import MatchFormat
+from games.engine.state import (
+    Action,
+    Draw,
+    GameConfig,
+    GameState,
+    Pass,
+    PlayTurn,
+    Resign,
+    TimeOut,
+    apply,
+    new_game,
+    state_from_record,
+    state_to_record,
+)
+
+from .models import ActionReceipt, Game, GameEvent, Seat, SeatKind, Status
+from .modes import BOT_STRENGTHS, setup_from
+
+NAME_MAX = 24
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is asking: a signed-in user, a guest (a key kept in their session), or nobody."""
+
+    user_id: int | None = None
+    guest_key: str | None = None
+    name: str = ""
+
+    @property
+    def known(self) -> bool:
+        return self.user_id is not None or bool(self.guest_key)
+
+
+class ServiceError(Exception):
+    """A refused request, with the HTTP status and body to answer with."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.body = {"error": code, "message": message, **extra}
+
+
+def clean_name(name: object) -> str:
+    text = " ".join(str(name or "").split())[:NAME_MAX]
+    if not text:
+        raise ServiceError(400, "name_required", "Choose a display name.")
+    return text
+
+
+# Creating and joining
+
+
+def create_game(viewer: Viewer, options: dict[str, Any]) -> Game:
+    """A new game; the creator takes seat 0. Other seats are open (invite links) or bots."""
+    if not viewer.known:
+        raise ServiceError(403, "sign_in", "Sign in or choose a guest name to create a game.")
+    try:
+        setup = setup_from(options)
+    except InvalidInput as error:
+        raise ServiceError(400, "bad_options", str(error)) from None
+    seats = _seat_plan(options.get("seats"), setup.players)
+    with transaction.atomic():
+        game = Game.objects.create(
+            mode=setup.mode,
+            rules=setup.rules.to_dict(),
+            match=setup.match.to_dict(),
+            players=setup.players,
+            clock_seconds=setup.clock_seconds,
+            correspondence_days=setup.correspondence_days,
+            listed=bool(options.get("listed", True)),
+            seed=secrets.token_bytes(32).hex(),
+            created_by_id=viewer.user_id,
+        )
+        for index, plan in enumerate(seats):
+            Seat.objects.create(
+                game=game,
+                index=index,
+                kind=plan["kind"],
+                bot_strength=plan.get("strength", ""),
+                name=_bot_name(plan["strength"]) if plan["kind"] == SeatKind.BOT else "",
+                joined=timezone.now() if plan["kind"] == SeatKind.BOT else None,
+            )
+        _take_seat(game.seats.get(index=0), viewer)
+        _start_if_full(game)
+    return game
+
+
+def _seat_plan(raw: object, players: int) -> list[dict[str, str]]:
+    """Seats 1..n-1 from ``["human", "bot:strong", ...]``; missing ones are open human seats."""
+    plan = [{"kind": SeatKind.HUMAN}]
+    given = list(raw) if isinstance(raw, list | tuple) else []
+    if len(given) > players - 1:
+        raise ServiceError(400, "bad_options", f"{players} players means {players - 1} other seats")
+    for item in given + ["human"] * (players - 1 - len(given)):
+        if item == "human":
+            plan.append({"kind": SeatKind.HUMAN})
+            continue
+        kind, _, strength = str(item).partition(":")
+        if kind != "bot" or strength not in BOT_STRENGTHS:
+            raise ServiceError(
+                400, "bad_options", f"a seat is human or bot:{'|'.join(BOT_STRENGTHS)}"
+            )
+        plan.append({"kind": SeatKind.BOT, "strength": strength})
+    return plan
+
+
+def _bot_name(strength: str) -> str:
+    return f"{strength.title()} bot"
+
+
+def _take_seat(seat: Seat, viewer: Viewer) -> None:
+    seat.user_id = viewer.user_id
+    seat.guest_key = "" if viewer.user_id else (viewer.guest_key or "")
+    seat.name = clean_name(viewer.name)
+    seat.joined = timezone.now()
+    seat.save()
+
+
+def seat_of(game: Game, viewer: Viewer) -> Seat | None:
+    """The viewer's seat in the game, from their session alone."""
+    if viewer.user_id is not None:
+        found = [s for s in game.seats.all() if s.user_id == viewer.user_id]
+    elif viewer.guest_key:
+        found = [s for s in game.seats.all() if s.guest_key == viewer.guest_key and not s.user_id]
+    else:
+        found = []
+    return found[0] if found else None
+
+
+def join_game(viewer: Viewer, token: str) -> Game:
+    """Join through a seat's invite link; joining twice is harmless."""
+    if not viewer.known:
+        raise ServiceError(403, "sign_in", "Sign in or choose a guest name to join.")
+    with transaction.atomic():
+        seat = Seat.objects.select_related("game").filter(invite_token=token).first()
+        if seat is None:
+            raise ServiceError(404, "no_such_invite", "That invite link is not valid.")
+        game = Game.objects.select_for_update().get(pk=seat.game_id)
+        seat = Seat.objects.get(pk=seat.pk)
+        mine = seat_of(game, viewer)
+        if mine is not None:
+            return game
+        if not seat.is_open:
+            seat = next((s for s in game.seats.all() if s.is_open), None)  # type: ignore[assignment]
+            if seat is None:
+                raise ServiceError(409, "game_full", "This game has no open seat left.")
+        _take_seat(seat, viewer)
+        _start_if_full(game)
+    return game
+
+
+def _start_if_full(game: Game) -> None:
+    if game.status != Status.WAITING or any(s.is_open for s in game.seats.all()):
+        return
+    config = GameConfig(
+        Rules.from_dict(game.rules), game.players, MatchFormat.from_dict(game.match)
+    )
+    state, events = new_game(config, bytes.fromhex(game.seed))
+    game.status = Status.PLAYING
+    game.started = timezone.now()
+    game.commitment = state.commitment
+    _record(game, state, events)
+    game.save()
+
+
+# Acting
+
+ACTIONS: dict[str, Callable[[int, dict[str, Any]], Action]] = {
+    "play": lambda seat, body: PlayTurn(seat, _table(body.get("table"))),
+    "draw": lambda seat, body: Draw(seat),
+    "pass": lambda seat, body: Pass(seat),
+    "resign": lambda seat, body: Resign(seat),
+}
+
+
+def _table(raw: object) -> tuple[tuple[int, ...], ...]:
+    if not isinstance(raw, list) or not all(
+        isinstance(m, list) and all(isinstance(t, int) and not isinstance(t, bool) for t in m)
+        for m in raw
+    ):
+        raise ServiceError(400, "bad_table", "The table must be a list of melds of tile ids.")
+    return tuple(tuple(m) for m in raw)
+
+
+def act(gid: str, viewer: Viewer, name: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Apply a player's action; return the answer body or raise :class:`ServiceError`."""
+    if name not in ACTIONS:
+        raise ServiceError(404, "no_such_action", f"Unknown action {name!r}.")
+    key = body.get("key")
+    if not isinstance(key, str) or not 8 <= len(key) <= 80:
+        raise ServiceError(400, "bad_key", "Each action needs an idempotency key (8-80 chars).")
+    expected = body.get("expected_seq")
+    if not isinstance(expected, int) or isinstance(expected, bool):
+        raise ServiceError(400, "bad_seq", "Each action needs expected_seq, an integer.")
+    try:
+        with transaction.atomic():
+            return _act_locked(gid, viewer, name, body, key, expected)
+    except IntegrityError:
+        # A racing writer took this seq (or key) between our check and our insert.
+        game = Game.objects.get(public_id=gid)
+        seat = seat_of(game, viewer)
+        index = seat.index if seat else None
+        raise ServiceError(
+            409, "stale", "The game moved on; here is where it stands.", **_answer(game, index)
+        ) from None
+
+
+def _act_locked(
+    gid: str, viewer: Viewer, name: str, body: dict[str, Any], key: str, expected: int
+) -> dict[str, Any]:
+    game = Game.objects.select_for_update().filter(public_id=gid).first()
+    if game is None:
+        raise ServiceError(404, "no_such_game", "There is no such game.")
+    seat = seat_of(game, viewer)
+    if seat is None:
+        raise ServiceError(403, "not_a_player", "You are not playing in this game.")
+    receipt = ActionReceipt.objects.filter(game=game, seat=seat.index, key=key).first()
+    if receipt is not None:
+        return dict(receipt.body)
+    if game.status != Status.PLAYING:
+        raise ServiceError(409, "not_playing", "This game is not being played now.")
+    if expected != game.seq:
+        raise ServiceError(
+            409, "stale", "The game moved on; here is where it stands.", **_answer(game, seat.index)
+        )
+    action = ACTIONS[name](seat.index, body)
+    apply_action(game, action)
+    answer = _answer(game, seat.index)
+    ActionReceipt.objects.create(game=game, seat=seat.index, key=key, status=200, body=answer)
+    return answer
+
+
+def apply_action(game: Game, action: Action) -> list[Event]:
+    """Run an action through the engine on a locked game and append what happened."""
+    state = state_from_record(game.state or {})
+    try:
+        state, events = apply(state, action, bytes.fromhex(game.seed))
+    except IllegalMove as error:
+        raise ServiceError(422, error.code, error.message) from None
+    except InvalidInput as error:
+        raise ServiceError(400, "bad_action", str(error)) from None
+    _record(game, state, events)
+    game.save()
+    return events
+
+
+def _record(game: Game, state: GameState, events: list[Event]) -> None:
+    """Append events after ``game.seq``, update the cache, and announce them after commit."""
+    first = game.seq + 1
+    GameEvent.objects.bulk_create(
+        GameEvent(game=game, seq=first + n, kind=e.kind, payload=e.to_dict())
+        for n, e in enumerate(events)
+    )
+    game.seq += len(events)
+    game.state = state_to_record(state)
+    game.turn_number = state.turn_number
+    if state.finished:
+        game.status = Status.FINISHED
+        game.finished = timezone.now()
+        game.deadline = None
+    else:
+        game.deadline = _deadline(game)
+    numbered = list(enumerate(events, start=first))
+    transaction.on_commit(lambda: _after_commit(game.public_id, game.seq, state, numbered))
+
+
+def _deadline(game: Game) -> Any:
+    if game.correspondence_days:
+        return timezone.now() + timedelta(days=game.correspondence_days)
+    if game.clock_seconds:
+        return timezone.now() + timedelta(seconds=game.clock_seconds)
+    return None
+
+
+def _after_commit(gid: str, seq: int, state: GameState, numbered: list[tuple[int, Event]]) -> None:
+    from . import live, tasks
+
+    live.broadcast(gid, seq, state, numbered)
+    tasks.after_change(gid, seq, state)
+
+
+def timeout(gid: str, turn_number: int) -> bool:
+    """Time out the turn ``turn_number`` if it is still running and past its deadline.
+
+    Idempotent: a stale or repeated call changes nothing and returns False.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(public_id=gid).first()
+        if (
+            game is None
+            or game.status != Status.PLAYING
+            or game.turn_number != turn_number
+            or game.deadline is None
+            or game.deadline > timezone.now()
+        ):
+            return False
+        state = state_from_record(game.state or {})
+        apply_action(game, TimeOut(state.turn, turn_number))
+    return True
+
+
+# Reading
+
+
+def _answer(game: Game, seat: int | None) -> dict[str, Any]:
+    state = state_from_record(game.state) if game.state else None
+    return {"seq": game.seq, "view": view_for(state, seat) if state else None}
+
+
+def game_summary(game: Game, viewer: Viewer) -> dict[str, Any]:
+    """What ``GET /api/games/<gid>/`` answers: the viewer's view and the table's company."""
+    seat = seat_of(game, viewer)
+    index = seat.index if seat else None
+    return {
+        **_answer(game, index),
+        "gid": game.public_id,
+        "me": index,
+        "status": game.status,
+        "mode": game.mode,
+        "seats": [s.as_dict() for s in game.seats.all()],
+        "deadline": game.deadline.isoformat() if game.deadline else None,
+        "clock_seconds": game.clock_seconds,
+        "correspondence_days": game.correspondence_days,
+    }
+
+
+def events_after(game: Game, viewer: Viewer, after: int) -> dict[str, Any]:
+    """The events after seq ``after``, each projected for the viewer."""
+    from games.engine.events import event_from_dict
+
+    seat = seat_of(game, viewer)
+    index = seat.index if seat else None
+    rows = game.events.filter(seq__gt=after).order_by("seq")
+    return {
+        "seq": game.seq,
+        "events": [
+            {"seq": row.seq, "event": event_for(event_from_dict(row.payload), index)}
+            for row in rows
+        ],
+    }
+
+
+def load_state(game: Game) -> GameState | None:
+    return state_from_record(game.state) if game.state else None
+
+
+def play_bot_turn(gid: str, turn_number: int) -> bool:
+    """Let the bot whose turn ``turn_number`` is move, through the same path as people."""
+    import random
+
+    from games.engine.bots import choose_action
+
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(public_id=gid).first()
+        if game is None or game.status != Status.PLAYING or game.turn_number != turn_number:
+            return False
+        state = state_from_record(game.state or {})
+        seat = game.seats.get(index=state.turn)
+        if seat.kind != SeatKind.BOT:
+            return False
+        rng = random.Random(f"{game.seed}:{turn_number}")
+        action = choose_action(view_for(state, seat.index), rng, seat.bot_strength)
+        try:
+            apply_action(game, action)
+        except ServiceError:
+            # A bot must never stall a game: if its choice is refused, it draws.
+            apply_action(game, Draw(seat.index))
+    return True

@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from . import api, views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("games/new", views.new_game, name="new_game"),
+    path("join/<str:token>/", views.join, name="join"),
+    path("g/<str:gid>/", views.game_page, name="game"),
+    path("g/<str:gid>/replay/", views.replay_page, name="replay"),
+    path("g/<str:gid>/record.json", views.record, name="record"),
+    path("g/<str:gid>/verify/", views.verify, name="verify"),
+    path("api/games/", api.create, name="api_create"),
+    path("api/join/<str:token>", api.join, name="api_join"),
+    path("api/games/<str:gid>/", api.game_detail, name="api_game"),
+    path("api/games/<str:gid>/events", api.game_events, name="api_events"),
+    path("api/games/<str:gid>/<str:action>", api.game_action, name="api_action"),
+]

@@ -1,0 +1,152 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.models import Game, Status
+from games.services import ServiceError, Viewer
+
+from .conftest import client_for, post, viewer
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_game_starts_when_every_seat_is_taken(alice: Any, bob: Any) -> None:
+    game = services.create_game(viewer(alice), {"mode": "parlor", "players": 2, "clock": 30})
+    assert game.status == Status.WAITING and game.seq == 0
+    token = game.seats.get(index=1).invite_token
+    assert len(token) >= 30
+    services.join_game(viewer(bob), token)
+    game.refresh_from_db()
+    assert game.status == Status.PLAYING and game.seq == 2
+    assert game.commitment and len(game.seed) == 64
+    assert game.deadline is not None and game.clock_seconds == 30
+    assert [e.kind for e in game.events.all()] == ["GameStarted", "RoundStarted"]
+
+
+def test_joining_twice_keeps_one_seat(duel: Game, bob: Any) -> None:
+    services.join_game(viewer(bob), duel.seats.get(index=1).invite_token)
+    assert duel.seats.filter(user=bob).count() == 1
+
+
+def test_a_full_game_refuses_a_third_player(duel: Game, carol: Any) -> None:
+    with pytest.raises(ServiceError) as raised:
+        services.join_game(viewer(carol), duel.seats.get(index=1).invite_token)
+    assert raised.value.status == 409
+
+
+def test_a_guest_joins_by_link_with_a_name_and_no_account(alice: Any) -> None:
+    game = services.create_game(viewer(alice), {"mode": "blitz", "players": 2})
+    guest = Client()
+    answer = guest.get(f"/join/{game.seats.get(index=1).invite_token}/")
+    assert answer.status_code == 200 and b"Your name" in answer.content
+    answer = guest.post(f"/join/{game.seats.get(index=1).invite_token}/", {"name": "  Dora  "})
+    assert answer.status_code == 302 and answer["Location"] == f"/g/{game.public_id}/"
+    game.refresh_from_db()
+    assert game.status == Status.PLAYING
+    assert game.seats.get(index=1).name == "Dora"
+    summary = guest.get(f"/api/games/{game.public_id}/").json()
+    assert summary["me"] == 1 and len(summary["view"]["rack"]) == 14
+
+
+def test_a_guest_without_a_name_gets_a_clear_error(alice: Any) -> None:
+    game = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
+    answer = Client().post(f"/join/{game.seats.get(index=1).invite_token}/", {"name": " "})
+    assert answer.status_code == 400 and b"display name" in answer.content
+    assert Client().get("/join/not-a-token/").status_code == 404
+
+
+def test_a_guest_who_signs_up_keeps_their_games(alice: Any, django_user_model: Any) -> None:
+    game = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
+    guest = Client()
+    guest.post(f"/join/{game.seats.get(index=1).invite_token}/", {"name": "Dora"})
+    answer = guest.post(
+        "/accounts/signup/",
+        {
+            "username": "dora",
+            "email": "dora@example.com",
+            "password1": "tiles-and-racks-42",
+            "password2": "tiles-and-racks-42",
+        },
+    )
+    assert answer.status_code == 302
+    dora = django_user_model.objects.get(username="dora")
+    seat = game.seats.get(index=1)
+    assert seat.user == dora and seat.name == "dora"
+    assert guest.get(f"/api/games/{game.public_id}/").json()["me"] == 1
+
+
+def test_bots_fill_their_seats_and_the_game_starts_at_once(alice: Any) -> None:
+    game = services.create_game(
+        viewer(alice), {"mode": "parlor", "players": 3, "seats": ["bot:casual", "bot:strong"]}
+    )
+    assert game.status == Status.PLAYING
+    assert [s.name for s in game.seats.all()] == ["alice", "Casual bot", "Strong bot"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"mode": "chess"},
+        {"mode": "parlor", "players": 7},
+        {"mode": "parlor", "players": "two"},
+        {"mode": "parlor", "clock": 45},
+        {"mode": "parlor", "days": 2},
+        {"mode": "rush", "players": 3},
+        {"mode": "blitz", "players": 5},
+        {"mode": "sandbox", "days": 3},
+        {"mode": "parlor", "players": 2, "seats": ["bot:godlike"]},
+        {"mode": "parlor", "players": 2, "seats": ["human", "human"]},
+    ],
+)
+def test_bad_options_are_refused_with_a_message(alice: Any, options: dict[str, Any]) -> None:
+    with pytest.raises(ServiceError) as raised:
+        services.create_game(viewer(alice), options)
+    assert raised.value.status == 400 and raised.value.body["message"]
+
+
+@pytest.mark.parametrize(
+    ("options", "tiles", "opening", "penalty", "match"),
+    [
+        ({"mode": "parlor", "players": 4}, "classic", 30, 3, "target"),
+        ({"mode": "parlor", "players": 6}, "large", 30, 3, "target"),
+        ({"mode": "rush", "players": 2}, "rush", 21, 3, "rounds"),
+        ({"mode": "lan", "players": 5}, "large", 30, 1, "single"),
+        ({"mode": "blitz", "players": 2, "rounds": "one"}, "classic", 30, 3, "single"),
+        ({"mode": "parlor", "players": 2, "days": 3}, "classic", 30, 3, "target"),
+    ],
+)
+def test_modes_choose_their_rules(
+    alice: Any, options: dict[str, Any], tiles: str, opening: int, penalty: int, match: str
+) -> None:
+    game = services.create_game(viewer(alice), options)
+    assert game.rules["name"] == tiles
+    assert (game.rules["opening"], game.rules["penalty"], game.match["kind"]) == (
+        opening,
+        penalty,
+        match,
+    )
+    if "days" in options:
+        assert game.correspondence_days == 3 and game.clock_seconds is None
+
+
+def test_the_api_creates_a_game_for_a_guest() -> None:
+    guest = Client()
+    answer = post(guest, "/api/games/", {"mode": "parlor", "players": 3, "name": "Eve"})
+    assert answer.status_code == 201
+    body = answer.json()
+    assert len(body["invites"]) == 2
+    assert Game.objects.get(public_id=body["gid"]).seats.get(index=0).name == "Eve"
+    assert post(Client(), "/api/games/", {"mode": "parlor"}).status_code == 400
+
+
+def test_the_lobby_lists_open_games_and_my_games(alice: Any, bob: Any) -> None:
+    game = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
+    page = client_for(bob).get("/").content.decode()
+    assert f"/join/{game.seats.get(index=1).invite_token}/" in page
+    mine = client_for(alice).get("/").content.decode()
+    assert "My games" in mine and f"/g/{game.public_id}/" in mine
+    assert Viewer().known is False
