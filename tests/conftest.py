@@ -33,3 +33,16 @@ def carol(django_user_model: Any) -> Any:
 @pytest.fixture
 def outsider(django_user_model: Any) -> Any:
     return _make_user(django_user_model, "outsider")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _close_database_pools(django_db_setup: Any, django_db_blocker: Any) -> Any:
+    """PostgreSQL pools keep connections open; close them so the test database can be dropped."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for conn in connections.all():
+            close_pool = getattr(conn, "close_pool", None)
+            if close_pool is not None:
+                close_pool()
