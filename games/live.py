@@ -24,27 +24,47 @@ def group_name(gid: str) -> str:
 
 
 def frame_for(
-    state: GameState, seq: int, numbered: list[tuple[int, Event]], seat: int | None
+    state: GameState,
+    seq: int,
+    numbered: list[tuple[int, Event]],
+    seat: int | None,
+    extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """One viewer's frame: the new events and view as that seat may see them.
+
+    ``extra`` carries game-level facts the engine does not know (the turn's deadline, the
+    game's status).
+    """
     return {
         "type": "update",
         "seq": seq,
         "events": [{"seq": n, "event": event_for(e, seat)} for n, e in numbered],
         "view": view_for(state, seat),
+        **(extra or {}),
     }
 
 
 def frames_by_viewer(
-    state: GameState, seq: int, numbered: list[tuple[int, Event]]
+    state: GameState,
+    seq: int,
+    numbered: list[tuple[int, Event]],
+    extra: dict[str, Any] | None = None,
 ) -> dict[str, dict[str, Any]]:
-    frames = {str(s): frame_for(state, seq, numbered, s) for s in range(state.config.players)}
-    frames[SPECTATOR] = frame_for(state, seq, numbered, None)
-    return frames
+    seats: list[int | None] = [*range(state.config.players), None]
+    return {
+        SPECTATOR if s is None else str(s): frame_for(state, seq, numbered, s, extra) for s in seats
+    }
 
 
-def broadcast(gid: str, seq: int, state: GameState, numbered: list[tuple[int, Event]]) -> None:
+def broadcast(
+    gid: str,
+    seq: int,
+    state: GameState,
+    numbered: list[tuple[int, Event]],
+    extra: dict[str, Any] | None = None,
+) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "game.update", "frames": frames_by_viewer(state, seq, numbered)}
+    message = {"type": "game.update", "frames": frames_by_viewer(state, seq, numbered, extra)}
     async_to_sync(layer.group_send)(group_name(gid), message)

@@ -12,14 +12,14 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.engine.errors import IllegalMove, InvalidInput
-from games.engine.events import Event
+from games.engine.events import Event, RoundStarted
 from games.engine.projection import event_for, view_for
 from games.engine.rules import Rules
 from games.engine.scoring import MatchFormat
@@ -42,6 +42,11 @@ from .models import ActionReceipt, Game, GameEvent, Seat, SeatKind, Status
 from .modes import BOT_STRENGTHS, setup_from
 
 NAME_MAX = 24
+# A timeout fires this long after the deadline, so a move sent at the last moment, still
+# waiting for the game's lock, lands instead of being timed out.
+TIMEOUT_GRACE = timedelta(milliseconds=250)
+# After a restart, live turns whose clock ran out (or nearly) while no worker ran get this.
+RESTART_GRACE = timedelta(seconds=15)
 
 
 @dataclass(frozen=True)
@@ -279,15 +284,19 @@ def _record(game: Game, state: GameState, events: list[Event]) -> None:
     )
     game.seq += len(events)
     game.state = state_to_record(state)
+    turn_changed = game.turn_number != state.turn_number or game.deadline is None
     game.turn_number = state.turn_number
     if state.finished:
         game.status = Status.FINISHED
         game.finished = timezone.now()
         game.deadline = None
-    else:
+    elif turn_changed or any(isinstance(e, RoundStarted) for e in events):
         game.deadline = _deadline(game)
     numbered = list(enumerate(events, start=first))
-    transaction.on_commit(lambda: _after_commit(game.public_id, game.seq, state, numbered))
+    extra = {"deadline": game.deadline.isoformat() if game.deadline else None}
+    extra["status"] = game.status
+    gid, seq = game.public_id, game.seq
+    transaction.on_commit(lambda: _after_commit(gid, seq, state, numbered, extra))
 
 
 def _deadline(game: Game) -> Any:
@@ -298,31 +307,60 @@ def _deadline(game: Game) -> Any:
     return None
 
 
-def _after_commit(gid: str, seq: int, state: GameState, numbered: list[tuple[int, Event]]) -> None:
+def _after_commit(
+    gid: str,
+    seq: int,
+    state: GameState,
+    numbered: list[tuple[int, Event]],
+    extra: dict[str, Any],
+) -> None:
     from . import live, tasks
 
-    live.broadcast(gid, seq, state, numbered)
+    live.broadcast(gid, seq, state, numbered, extra)
     tasks.after_change(gid, seq, state)
 
 
-def timeout(gid: str, turn_number: int) -> bool:
-    """Time out the turn ``turn_number`` if it is still running and past its deadline.
+def timeout(gid: str, turn_number: int, now: datetime | None = None) -> bool:
+    """Time out turn ``turn_number`` if it is still running and its clock has run out.
 
-    Idempotent: a stale or repeated call changes nothing and returns False.
+    Idempotent, keyed on the turn number: a stale, early or repeated call changes nothing and
+    returns False. A game another worker is handling right now is skipped (``skip_locked``):
+    that worker times it out, or the next sweep does.
     """
+    now = now or timezone.now()
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(public_id=gid).first()
-        if (
-            game is None
-            or game.status != Status.PLAYING
-            or game.turn_number != turn_number
-            or game.deadline is None
-            or game.deadline > timezone.now()
-        ):
+        game = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(public_id=gid, status=Status.PLAYING, turn_number=turn_number)
+            .first()
+        )
+        if game is None or game.deadline is None or game.deadline + TIMEOUT_GRACE > now:
             return False
         state = state_from_record(game.state or {})
         apply_action(game, TimeOut(state.turn, turn_number))
     return True
+
+
+def due_timeouts(now: datetime | None = None) -> list[tuple[str, int]]:
+    """Running turns whose clock (plus the grace) has run out: ``(gid, turn_number)``."""
+    limit = (now or timezone.now()) - TIMEOUT_GRACE
+    due = Game.objects.filter(status=Status.PLAYING, deadline__lte=limit)
+    return list(due.values_list("public_id", "turn_number"))
+
+
+def grant_restart_grace(now: datetime | None = None) -> int:
+    """After a restart, give live turns that ran out (or nearly) while nothing ran a grace.
+
+    Correspondence clocks (days) are left alone. Returns how many turns got the grace.
+    """
+    now = now or timezone.now()
+    until = now + RESTART_GRACE
+    return Game.objects.filter(
+        status=Status.PLAYING,
+        correspondence_days__isnull=True,
+        clock_seconds__isnull=False,
+        deadline__lt=until,
+    ).update(deadline=until)
 
 
 # Reading

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from celery import shared_task
+from celery.signals import worker_ready
 from django.conf import settings
-from django.utils import timezone
 
 from games.engine.state import GameState
 
@@ -25,17 +25,23 @@ def turn_timeout(gid: str, turn_number: int) -> bool:
 
 @shared_task(ignore_result=True)
 def sweep_timeouts() -> int:
-    """Time out every running turn past its deadline that the fast path missed."""
-    from .models import Game, Status
-    from .services import timeout
+    """Time out every running turn past its deadline that the fast path missed (celery beat)."""
+    from .services import due_timeouts, timeout
 
-    due = Game.objects.filter(status=Status.PLAYING, deadline__lte=timezone.now())
-    return sum(timeout(gid, turn) for gid, turn in due.values_list("public_id", "turn_number"))
+    return sum(timeout(gid, turn) for gid, turn in due_timeouts())
+
+
+@worker_ready.connect
+def _grace_after_restart(**kwargs: object) -> None:
+    from .services import grant_restart_grace
+
+    grant_restart_grace()
 
 
 def after_change(gid: str, seq: int, state: GameState) -> None:
     """Queue what the new turn needs: a bot's move, or the live clock's timeout."""
     from .models import Game, SeatKind
+    from .services import TIMEOUT_GRACE
 
     if state.finished:
         return
@@ -46,4 +52,6 @@ def after_change(gid: str, seq: int, state: GameState) -> None:
     if seat.kind == SeatKind.BOT:
         bot_turn.apply_async((gid, state.turn_number), countdown=settings.RUMMI_BOT_PAUSE)
     elif game.clock_seconds and game.deadline is not None:
-        turn_timeout.apply_async((gid, state.turn_number), eta=game.deadline)
+        # Live clocks only: correspondence deadlines are days away and left to the sweeper.
+        eta = game.deadline + TIMEOUT_GRACE
+        turn_timeout.apply_async((gid, state.turn_number), eta=eta)
