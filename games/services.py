@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -45,8 +46,6 @@ NAME_MAX = 24
 # A timeout fires this long after the deadline, so a move sent at the last moment, still
 # waiting for the game's lock, lands instead of being timed out.
 TIMEOUT_GRACE = timedelta(milliseconds=250)
-# After a restart, live turns whose clock ran out (or nearly) while no worker ran get this.
-RESTART_GRACE = timedelta(seconds=15)
 
 
 @dataclass(frozen=True)
@@ -354,7 +353,7 @@ def grant_restart_grace(now: datetime | None = None) -> int:
     Correspondence clocks (days) are left alone. Returns how many turns got the grace.
     """
     now = now or timezone.now()
-    until = now + RESTART_GRACE
+    until = now + timedelta(seconds=settings.RUMMI_RESTART_GRACE)
     return Game.objects.filter(
         status=Status.PLAYING,
         correspondence_days__isnull=True,

@@ -58,7 +58,7 @@ def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     if not url:
         return {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "rummi.sqlite3",
+            "NAME": env.get("RUMMI_SQLITE_PATH") or VAR_DIR / "rummi.sqlite3",
             # A file, not memory: tests that race threads need SQLite's real locking.
             "TEST": {"NAME": str(VAR_DIR / "test.sqlite3")},
             "OPTIONS": {
@@ -112,7 +112,7 @@ def celery_broker_from_env(env: Mapping[str, str]) -> tuple[str, dict[str, Any]]
     url = env.get("REDIS_URL", "")
     if url:
         return url, {}
-    folder = VAR_DIR / "celery"
+    folder = Path(env.get("RUMMI_CELERY_DIR") or VAR_DIR / "celery")
     return "filesystem://", {
         "data_folder_in": str(folder / "queue"),
         "data_folder_out": str(folder / "queue"),
@@ -224,6 +224,8 @@ if not DEBUG:
 
 # Seconds a bot waits before moving, so its play reads like a person's.
 RUMMI_BOT_PAUSE = float(env_str("RUMMI_BOT_PAUSE", "1.2"))
+# Seconds a live turn gets when a worker starts after its clock ran out (README: restarts).
+RUMMI_RESTART_GRACE = float(env_str("RUMMI_RESTART_GRACE", "15"))
 CELERY_BEAT_SCHEDULE["sweep-timeouts"] = {
     "task": "games.tasks.sweep_timeouts",
     "schedule": 2.0,

@@ -53,9 +53,8 @@ def test_racing_submissions_apply_exactly_one(alice: Any, bob: Any) -> None:
             seq, seat = game.seq, state_from_record(game.state).turn
             racers = rng.randint(2, 10)
             barrier = threading.Barrier(racers)
-            results = list(
-                pool.map(lambda _: submit(game.public_id, seat, seq, barrier), range(racers))
-            )
+            jobs = [pool.submit(submit, game.public_id, seat, seq, barrier) for _ in range(racers)]
+            results = [job.result() for job in jobs]
             outcomes.update(results)
             assert results.count("applied") == 1, results
             assert set(results) <= {"applied", "409 stale"}, results
