@@ -1,0 +1,273 @@
+// The game page: reads the bootstrap the view rendered, builds the board and wires the model,
+// the drawing, the pointer and keyboard input, the sounds and the live connection together.
+
+import { Client } from "./api.js";
+import { installDrag } from "./drag.js";
+import { installKeys } from "./keys.js";
+import { tileName } from "./rules.js";
+import * as sounds from "./sounds.js";
+import { Board } from "./state.js";
+import { Ui } from "./ui.js";
+
+const SETTINGS_KEY = "rummi:settings";
+const DEFAULTS = { felt: "green", back: "lattice", outline: true, cb: false, mute: false };
+
+export function loadSettings() {
+  try {
+    return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") };
+  } catch {
+    return { ...DEFAULTS };
+  }
+}
+
+export function start(root, boot) {
+  const seat = boot.seat ?? boot.me ?? null;
+  const board = new Board({
+    gid: boot.gid,
+    seat,
+    codes: boot.tile_codes,
+    correspondence: !!(boot.correspondence_days ?? boot.correspondence),
+  });
+  const ui = new Ui(root, board, boot);
+  const settings = loadSettings();
+  applySettings(root, settings);
+  bindSettings(root, ui, settings);
+
+  const describe = (ids) => ids.map((id) => tileName(board.codes[id])).join(", ");
+  const after = () => ui.render();
+  const act = {
+    sound: (name) => sounds.play(name),
+    refuse(message) {
+      if (message) ui.say(message, "error");
+      sounds.play("deny");
+      ui.render();
+    },
+    selected() {
+      ui.render();
+      const n = board.selection.size;
+      ui.announce(n ? `${n} tile${n > 1 ? "s" : ""} picked` : "Nothing picked");
+    },
+    toggle(id) {
+      if (!board.canPick(id)) return act.refuse(board.seat === null ? "" : "Wait for your turn to move table tiles.");
+      if (board.selection.has(id)) board.selection.delete(id);
+      else board.selection.add(id);
+      sounds.play("tick");
+      ui.render();
+      const n = board.selection.size;
+      ui.announce(`${board.selection.has(id) ? "Picked" : "Put down"} ${tileName(board.codes[id])}. ${n} picked.`);
+    },
+    move(ids, target) {
+      const error = board.move(ids, target);
+      if (error) return act.refuse(error);
+      board.selection.clear();
+      sounds.play(target.area === "rack" ? "click" : "clink");
+      ui.say("");
+      after();
+      const where = target.area === "rack" ? "to your rack" : target.area === "new" ? "into a new meld" : `into meld ${target.meld + 1}`;
+      ui.announce(`Moved ${describe(ids)} ${where}.`);
+    },
+    swap(a, b) {
+      const error = board.swap(a, b);
+      if (error) return act.refuse(error);
+      sounds.play("clink");
+      after();
+      ui.announce(`Swapped ${describe([a])} and ${describe([b])}.`);
+    },
+    newMeld() {
+      if (!board.selection.size) return ui.say("Pick tiles first, then make a new meld of them.");
+      act.move(drag.orderedSelection(), { area: "new" });
+    },
+    undo() {
+      if (board.undo()) {
+        sounds.play("click");
+        ui.announce("Undone.");
+      }
+      after();
+    },
+    reset() {
+      if (board.reset()) {
+        sounds.play("shuffle");
+        ui.announce("The turn is back to its start.");
+        ui.say("");
+      }
+      after();
+    },
+    sort(kind) {
+      board.sortRack(kind);
+      sounds.play("click");
+      after();
+      ui.announce(kind === "number" ? "Rack sorted by number." : "Rack sorted by colour.");
+    },
+    async draw() {
+      if (!board.myTurn || ui.busy) return act.refuse(board.myTurn ? "" : "It is not your turn.");
+      if (board.dirty) return act.refuse("Undo your changes to the table before drawing.");
+      await send(board.view.pool > 0 ? "draw" : "pass", {});
+    },
+    async endTurn() {
+      if (!board.myTurn || ui.busy) return act.refuse(board.myTurn ? "" : "It is not your turn.");
+      const check = board.check();
+      if (!check.ok) return act.refuse(check.reason);
+      await send("play", { table: board.submission() });
+    },
+    async resign() {
+      if (board.seat === null || !confirm("Resign this game?")) return;
+      await send("resign", {});
+    },
+    closeSettings() {
+      ui.el.settings.hidden = true;
+      ui.el.gear.setAttribute("aria-expanded", "false");
+      ui.el.gear.focus();
+    },
+  };
+
+  async function send(action, extra) {
+    ui.busy = true;
+    ui.render();
+    const result = await client.post(action, extra);
+    ui.busy = false;
+    if (result.ok) {
+      if (action === "play") sounds.play("clink");
+      if (action === "draw") sounds.play("click");
+      ui.say("");
+    } else if (result.status === 409) {
+      ui.say("The game moved on while you played; the board is up to date again.", "error");
+    } else {
+      ui.say(result.data?.message || `The server refused that (${result.status}).`, "error");
+      sounds.play("deny");
+    }
+    ui.render();
+    return result;
+  }
+
+  const client = new Client({
+    api: boot.api,
+    ws: boot.ws,
+    csrf: boot.csrf,
+    seq: boot.seq,
+    onUpdate: (data, source) => update(data, source),
+    onConnection: (state) => root.classList.toggle("rm-offline", state === "closed"),
+  });
+
+  function update(data, source) {
+    const before = board.view;
+    if (data.seats) boot.seats = data.seats;
+    if (data.status) boot.status = data.status;
+    if ("deadline" in data) boot.deadline = data.deadline;
+    board.applyView(data.view, boot.status);
+    for (const item of data.events || []) hear(item.event || item);
+    const turnMoved = before && before.turn_number !== data.view.turn_number;
+    // Frames and POST answers carry no deadline: a new turn's clock comes from a GET.
+    if (turnMoved && !("deadline" in data)) client.refresh().catch(() => {});
+    if (turnMoved && board.myTurn) {
+      ui.announce("Your turn.");
+      sounds.play("tick");
+    }
+    warned = false;
+    ui.render();
+  }
+
+  function hear(event) {
+    const name = (i) => boot.seats?.[i]?.name || `Seat ${i + 1}`;
+    if (event.kind === "TilesPlayed" && event.seat !== board.seat) sounds.play("clink");
+    else if (event.kind === "RoundStarted") sounds.play("shuffle");
+    else if (event.kind === "TurnTimedOut") ui.say(`${event.seat === board.seat ? "You" : name(event.seat)} ran out of time and drew ${event.drawn.length}.`);
+    else if (event.kind === "RoundEnded" && event.reason === "going_out") {
+      sounds.play("chime");
+      ui.say(`${event.winners.map(name).join(" and ")} went Rummi!`);
+    } else if (event.kind === "GameEnded") sounds.play("chime");
+  }
+
+  const drag = installDrag({ root, board, ui, act });
+  installKeys({ root, board, ui, act, orderedSelection: drag.orderedSelection });
+  ui.el.controls.addEventListener("click", (e) => {
+    const btn = e.target.closest("[data-act]");
+    if (!btn || btn.disabled) return;
+    const run = {
+      "sort-colour": () => act.sort("colour"),
+      "sort-number": () => act.sort("number"),
+      undo: act.undo,
+      reset: act.reset,
+      new: act.newMeld,
+      draw: act.draw,
+      end: act.endTurn,
+    }[btn.dataset.act];
+    run?.();
+  });
+  root.querySelector(".rm-resign").addEventListener("click", () => act.resign());
+  root.querySelector(".rm-end-close").addEventListener("click", () => (ui.el.end.hidden = true));
+
+  let warned = false;
+  let lastSecond = null;
+  function tick() {
+    const total = boot.clock_seconds || (boot.correspondence_days ?? 0) * 86400 || null;
+    if (!boot.deadline || !total || board.view?.finished || boot.status !== "playing") {
+      ui.tickClock(null, null);
+      return;
+    }
+    const remaining = (Date.parse(boot.deadline) - (Date.now() + client.skew)) / 1000;
+    ui.tickClock(remaining, total);
+    if (!board.myTurn) return;
+    const second = Math.ceil(remaining);
+    if (remaining <= 10 && remaining > 0 && !warned) {
+      warned = true;
+      sounds.play("warning");
+      ui.announce("Ten seconds left.");
+    } else if (second <= 5 && second > 0 && second !== lastSecond) sounds.play("tick");
+    lastSecond = second;
+  }
+
+  const fitPage = () => root.style.setProperty("--above", `${root.getBoundingClientRect().top + scrollY}px`);
+  fitPage();
+  addEventListener("resize", fitPage);
+  board.applyView(boot.view, boot.status);
+  ui.render();
+  setInterval(tick, 250);
+  tick();
+  setInterval(() => {
+    if (board.fresh.size) {
+      board.fresh.clear();
+      ui.render();
+    }
+  }, 5000);
+  client.connect();
+  root.dataset.ready = "1";
+  performance.mark("rummi-ready");
+  return { board, ui, client, act };
+}
+
+function applySettings(root, s) {
+  root.dataset.felt = s.felt;
+  root.dataset.back = s.back;
+  root.classList.toggle("rm-cb", !!s.cb);
+  root.classList.toggle("rm-no-outline", !s.outline);
+  sounds.setMuted(!!s.mute);
+}
+
+function bindSettings(root, ui, settings) {
+  const panel = ui.el.settings;
+  for (const input of panel.querySelectorAll("input")) {
+    if (input.type === "radio") input.checked = settings[input.name] === input.value;
+    else input.checked = !!settings[input.name];
+    input.addEventListener("change", () => {
+      settings[input.name] = input.type === "radio" ? input.value : input.checked;
+      try {
+        localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+      } catch {
+        // Settings just will not be remembered.
+      }
+      applySettings(root, settings);
+    });
+  }
+  ui.el.gear.addEventListener("click", () => {
+    const open = panel.hidden;
+    panel.hidden = !open;
+    ui.el.gear.setAttribute("aria-expanded", String(open));
+    if (open) panel.querySelector("input:checked, input")?.focus();
+  });
+}
+
+const node = document.getElementById("bootstrap");
+const root = document.getElementById("rummi");
+if (node && root) {
+  window.rummi = start(root, JSON.parse(node.textContent));
+}

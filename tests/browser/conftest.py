@@ -1,0 +1,163 @@
+"""Browser fixtures: Debian's Chromium through Playwright, and two servers to point it at.
+
+``harness`` serves the repository with ``python -m http.server`` for the board's dev harness
+(static/games/dev/), which fakes the game service in the page. ``site`` runs the real site
+under daphne (HTTP and websockets) on a fresh SQLite file, with the test-only endpoints of
+``site_urls.py``. Neither uses pytest-django's database: the browser talks to another process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if Path(CHROMIUM).exists():
+        return
+    skip = pytest.mark.skip(reason=f"no Chromium at {CHROMIUM}")
+    for item in items:
+        if item.get_closest_marker("browser"):
+            item.add_marker(skip)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(url: str, process: subprocess.Popen[bytes], seconds: float = 30) -> None:
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server for {url} exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer within {seconds} s")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="session")
+def playwright_browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(playwright_browser: Any) -> Iterator[Any]:
+    """Open pages in fresh contexts; page errors fail the test."""
+    contexts = []
+    errors: list[str] = []
+
+    def make(viewport: dict[str, int] = DESKTOP, touch: bool = False) -> Any:
+        context = playwright_browser.new_context(
+            viewport=viewport, has_touch=touch, is_mobile=touch, device_scale_factor=1
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, errors
+
+
+@pytest.fixture(scope="session")
+def harness() -> Iterator[str]:
+    """The base URL of the dev harness page, served from the repository root."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for(f"http://127.0.0.1:{port}/static/games/dev/index.html", process)
+        yield f"http://127.0.0.1:{port}/static/games/dev/index.html"
+    finally:
+        stop(process)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real site under daphne on a fresh database; yields its base URL."""
+    folder = tmp_path_factory.mktemp("site")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.browser.site_settings",
+        "RUMMI_BROWSER_DB": str(folder / "db.sqlite3"),
+        "PYTHONPATH": str(ROOT),
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    port = free_port()
+    log = (folder / "daphne.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+        + ["rummi_site.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for(f"http://127.0.0.1:{port}/", process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop(process)
+        log.close()
+
+
+def call(url: str, body: dict[str, Any] | None = None) -> Any:
+    """POST JSON to a test endpoint of the site and return its JSON answer."""
+    data = json.dumps(body or {}).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=20) as response:
+        return json.loads(response.read())

@@ -1,0 +1,102 @@
+"""The site's URLs plus endpoints that only the browser tests' server has.
+
+They sign a test user in, set up a game at a chosen position (the deal of its first round
+replaced, as a sandbox position would be, and the log replayed into the cached state), and run
+a turn's clock out now instead of after its 30 seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model, login
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect
+from django.urls import path
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+
+from games import services
+from games.engine.rules import Rules
+from games.engine.state import replay, state_to_record
+from games.models import Game
+from rummi_site.urls import urlpatterns as site_patterns
+
+PASSWORD = "tiles-and-racks-42"
+
+
+def _user(name: str) -> Any:
+    user, made = get_user_model().objects.get_or_create(
+        username=name, defaults={"email": f"{name}@example.com"}
+    )
+    if made:
+        user.set_password(PASSWORD)
+        user.save()
+    return user
+
+
+def sign_in(request: HttpRequest, name: str) -> HttpResponse:
+    login(request, _user(name), backend="django.contrib.auth.backends.ModelBackend")
+    return redirect(request.GET.get("next", "/"))
+
+
+@csrf_exempt
+def make_game(request: HttpRequest) -> JsonResponse:
+    """Body: players (names, seat order), options (as for a new game), and optionally racks
+    (tile codes per seat), pool_head (codes drawn first, in order) and first (who starts)."""
+    spec = json.loads(request.body)
+    viewers = [services.Viewer(user_id=_user(name).pk, name=name) for name in spec["players"]]
+    options = {"players": len(viewers), **spec.get("options", {})}
+    game = services.create_game(viewers[0], options)
+    for index, viewer in enumerate(viewers[1:], start=1):
+        services.join_game(viewer, game.seats.get(index=index).invite_token)
+    game.refresh_from_db()
+    if "racks" in spec:
+        _deal(game, spec)
+    return JsonResponse({"gid": game.public_id, "url": f"/g/{game.public_id}/"})
+
+
+def _deal(game: Game, spec: dict[str, Any]) -> None:
+    kinds = [str(t) for t in Rules.from_dict(game.rules).tile_set.tiles]
+    free = list(range(len(kinds)))
+
+    def take(code: str) -> int:
+        tile = next(i for i in free if kinds[i] == code)
+        free.remove(tile)
+        return tile
+
+    racks = [sorted(take(code) for code in rack) for rack in spec["racks"]]
+    head = [take(code) for code in spec.get("pool_head", [])]
+    random.Random(6).shuffle(free)
+    row = game.events.get(kind="RoundStarted")
+    row.payload = {
+        **row.payload,
+        "racks": racks,
+        "pool": head + free,
+        "first": spec.get("first", 0),
+    }
+    row.save()
+    state = replay([e.payload for e in game.events.order_by("seq")])
+    game.state = state_to_record(state)
+    if game.clock_seconds:
+        game.deadline = timezone.now() + timedelta(seconds=game.clock_seconds)
+    game.save()
+
+
+@csrf_exempt
+def expire(request: HttpRequest, gid: str) -> JsonResponse:
+    """Run the current turn's clock out now, as the sweeper would once it had."""
+    game = Game.objects.get(public_id=gid)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=2))
+    return JsonResponse({"timed_out": services.timeout(gid, game.turn_number)})
+
+
+urlpatterns = [
+    path("__test__/login/<str:name>/", sign_in),
+    path("__test__/games", make_game),
+    path("__test__/expire/<str:gid>", expire),
+    *site_patterns,
+]
