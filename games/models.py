@@ -144,3 +144,26 @@ class ActionReceipt(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seat", "key"], name="unique_action_key")
         ]
+
+
+class NoticeKind(models.TextChoices):
+    YOUR_TURN = "your_turn", "Your turn"
+    CLOCK_WARNING = "clock_warning", "Clock warning"
+
+
+class Notice(models.Model):
+    """Something to tell a player by email: queued by the service, sent by a beat task."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE)
+    kind = models.CharField(max_length=16, choices=NoticeKind.choices)
+    turn_number = models.PositiveIntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+    sent = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "kind", "turn_number"], name="one_notice_per_turn"
+            )
+        ]

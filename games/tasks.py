@@ -39,7 +39,7 @@ def _grace_after_restart(**kwargs: object) -> None:
 
 
 def after_change(gid: str, seq: int, state: GameState) -> None:
-    """Queue what the new turn needs: a bot's move, or the live clock's timeout."""
+    """Queue what the new turn needs: a bot's move, the live clock's timeout, or a notice."""
     from .models import Game, SeatKind
     from .services import TIMEOUT_GRACE
 
@@ -55,3 +55,21 @@ def after_change(gid: str, seq: int, state: GameState) -> None:
         # Live clocks only: correspondence deadlines are days away and left to the sweeper.
         eta = game.deadline + TIMEOUT_GRACE
         turn_timeout.apply_async((gid, state.turn_number), eta=eta)
+    elif game.is_correspondence:
+        from .notices import queue_turn_notice
+
+        queue_turn_notice(game, state.turn)
+
+
+@shared_task(ignore_result=True)
+def send_digests() -> int:
+    from .notices import send_digests as send
+
+    return send()
+
+
+@shared_task(ignore_result=True)
+def warn_clocks() -> int:
+    from .notices import warn_clocks as warn
+
+    return warn()

@@ -231,3 +231,7 @@ CELERY_BEAT_SCHEDULE["sweep-timeouts"] = {
     "schedule": 2.0,
 }
 CSRF_FAILURE_VIEW = "games.api.csrf_failure"
+# Where emails point players to.
+RUMMI_SITE_URL = env_str("RUMMI_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+CELERY_BEAT_SCHEDULE["send-digests"] = {"task": "games.tasks.send_digests", "schedule": 600.0}
+CELERY_BEAT_SCHEDULE["warn-clocks"] = {"task": "games.tasks.warn_clocks", "schedule": 600.0}

@@ -1,0 +1,36 @@
+"""Preferences: what a player wants emailed; a one-click unsubscribe from any email."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from games.notices import user_from_token
+
+from .models import Profile
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def preferences(request: HttpRequest) -> HttpResponse:
+    profile = Profile.of(request.user)
+    if request.method == "POST":
+        profile.email_turn_notices = request.POST.get("email_turn_notices") == "on"
+        profile.save(update_fields=["email_turn_notices"])
+        messages.success(request, "Preferences saved.")
+        return redirect("preferences")
+    return render(request, "accounts/preferences.html", {"profile": profile})
+
+
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    user_id = user_from_token(token)
+    if user_id is None:
+        return render(request, "accounts/unsubscribe.html", {"bad": True}, status=400)
+    if request.method == "POST":
+        Profile.objects.update_or_create(user_id=user_id, defaults={"email_turn_notices": False})
+        return render(request, "accounts/unsubscribe.html", {"done": True})
+    return render(request, "accounts/unsubscribe.html", {"token": token})
