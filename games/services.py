@@ -284,18 +284,32 @@ def _record(game: Game, state: GameState, events: list[Event]) -> None:
     game.seq += len(events)
     game.state = state_to_record(state)
     turn_changed = game.turn_number != state.turn_number or game.deadline is None
+    turn_changed = turn_changed or any(isinstance(e, RoundStarted) for e in events)
     game.turn_number = state.turn_number
     if state.finished:
         game.status = Status.FINISHED
         game.finished = timezone.now()
         game.deadline = None
-    elif turn_changed or any(isinstance(e, RoundStarted) for e in events):
+    elif turn_changed:
         game.deadline = _deadline(game)
+    work = _turn_work(game, state) if turn_changed and not state.finished else None
     numbered = list(enumerate(events, start=first))
     extra = {"deadline": game.deadline.isoformat() if game.deadline else None}
     extra["status"] = game.status
     gid, seq = game.public_id, game.seq
-    transaction.on_commit(lambda: _after_commit(gid, seq, state, numbered, extra))
+    transaction.on_commit(lambda: _after_commit(gid, seq, state, numbered, extra, work))
+
+
+def _turn_work(game: Game, state: GameState) -> tuple[str, Any] | None:
+    """What a new turn needs once committed: ``("bot", None)``, ``("clock", deadline)``,
+    ``("notice", None)`` or nothing."""
+    if game.seats.filter(index=state.turn, kind=SeatKind.BOT).exists():
+        return ("bot", None)
+    if game.clock_seconds and game.deadline is not None:
+        return ("clock", game.deadline)
+    if game.is_correspondence:
+        return ("notice", None)
+    return None
 
 
 def _deadline(game: Game) -> Any:
@@ -312,11 +326,13 @@ def _after_commit(
     state: GameState,
     numbered: list[tuple[int, Event]],
     extra: dict[str, Any],
+    work: tuple[str, Any] | None,
 ) -> None:
     from . import live, tasks
 
     live.broadcast(gid, seq, state, numbered, extra)
-    tasks.after_change(gid, seq, state)
+    if work is not None:
+        tasks.queue_turn_work(gid, state.turn, state.turn_number, work)
 
 
 def timeout(gid: str, turn_number: int, now: datetime | None = None) -> bool:

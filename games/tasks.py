@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 from celery.signals import worker_ready
 from django.conf import settings
-
-from games.engine.state import GameState
 
 
 @shared_task(ignore_result=True)
@@ -38,27 +38,23 @@ def _grace_after_restart(**kwargs: object) -> None:
     grant_restart_grace()
 
 
-def after_change(gid: str, seq: int, state: GameState) -> None:
-    """Queue what the new turn needs: a bot's move, the live clock's timeout, or a notice."""
-    from .models import Game, SeatKind
+def queue_turn_work(gid: str, seat: int, turn_number: int, work: tuple[str, Any]) -> None:
+    """After a turn starts (and commits): queue its bot move, clock or notice."""
     from .services import TIMEOUT_GRACE
 
-    if state.finished:
-        return
-    game = Game.objects.filter(public_id=gid).first()
-    if game is None or game.seq != seq:
-        return  # a later change has queued its own work
-    seat = game.seats.get(index=state.turn)
-    if seat.kind == SeatKind.BOT:
-        bot_turn.apply_async((gid, state.turn_number), countdown=settings.RUMMI_BOT_PAUSE)
-    elif game.clock_seconds and game.deadline is not None:
+    kind, deadline = work
+    if kind == "bot":
+        bot_turn.apply_async((gid, turn_number), countdown=settings.RUMMI_BOT_PAUSE)
+    elif kind == "clock":
         # Live clocks only: correspondence deadlines are days away and left to the sweeper.
-        eta = game.deadline + TIMEOUT_GRACE
-        turn_timeout.apply_async((gid, state.turn_number), eta=eta)
-    elif game.is_correspondence:
+        turn_timeout.apply_async((gid, turn_number), eta=deadline + TIMEOUT_GRACE)
+    elif kind == "notice":
+        from .models import Game
         from .notices import queue_turn_notice
 
-        queue_turn_notice(game, state.turn)
+        game = Game.objects.filter(public_id=gid, turn_number=turn_number).first()
+        if game is not None:
+            queue_turn_notice(game, seat)
 
 
 @shared_task(ignore_result=True)
