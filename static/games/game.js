@@ -162,7 +162,7 @@ export function start(root, boot) {
       ui.announce("Your turn.");
       sounds.play("tick");
     }
-    warned = false;
+    if (turnMoved) warned = false;
     ui.render();
   }
 
@@ -170,7 +170,16 @@ export function start(root, boot) {
     const name = (i) => boot.seats?.[i]?.name || `Seat ${i + 1}`;
     if (event.kind === "TilesPlayed" && event.seat !== board.seat) sounds.play("clink");
     else if (event.kind === "RoundStarted") sounds.play("shuffle");
-    else if (event.kind === "TurnTimedOut") ui.say(`${event.seat === board.seat ? "You" : name(event.seat)} ran out of time and drew ${event.drawn.length}.`);
+    else if (event.kind === "TurnTimedOut") {
+      const mine = event.seat === board.seat;
+      board.notice = null; // this says it better than "the turn ended"
+      ui.say(
+        mine
+          ? `You ran out of time and drew ${event.drawn.length}; the table went back to the start of your turn.`
+          : `${name(event.seat)} ran out of time and drew ${event.drawn.length}.`,
+      );
+      sounds.play("warning");
+    }
     else if (event.kind === "RoundEnded" && event.reason === "going_out") {
       sounds.play("chime");
       ui.say(`${event.winners.map(name).join(" and ")} went Rummi!`);

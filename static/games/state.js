@@ -129,9 +129,11 @@ export class Board {
     this.rack = this.rack.map(keep);
     const have = new Set(this.rack.flat());
     const before = new Set(previous ? previous.rack : []);
+    // Tiles that arrive together (a penalty draw) stay together, on the shorter tier.
+    const tier = this.rack[0].length <= this.rack[1].length ? 0 : 1;
     for (const id of view.rack) {
       if (have.has(id) || onTable.has(id)) continue;
-      this.rack[this.rack[0].length <= this.rack[1].length ? 0 : 1].push(id);
+      this.rack[tier].push(id);
       if (previous && !before.has(id)) this.fresh.add(id);
     }
     if (!previous && !stored) this.sortRack("colour", false);

@@ -9,7 +9,11 @@ Point = tuple[float, float]
 
 def settle(page: Any) -> None:
     """Wait for tiles sliding to their places (the board animates moves) to arrive."""
-    page.evaluate("Promise.all(document.getAnimations().map(a => a.finished.catch(() => 0)))")
+    page.evaluate(
+        """Promise.all(document.getAnimations()
+            .filter((a) => !(a instanceof CSSAnimation) && !(a instanceof CSSTransition))
+            .map((a) => a.finished.catch(() => 0)))"""
+    )
 
 
 def centre(locator: Any) -> Point:
