@@ -61,6 +61,10 @@ def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
             "NAME": env.get("RUMMI_SQLITE_PATH") or VAR_DIR / "rummi.sqlite3",
             # A file, not memory: tests that race threads need SQLite's real locking.
             "TEST": {"NAME": str(VAR_DIR / "test.sqlite3")},
+            # Keep the connection between requests: opening one (and setting its pragmas)
+            # measured 2.9 ms against 0.9 ms for a small query on this machine under load.
+            "CONN_MAX_AGE": env_int("RUMMI_SQLITE_CONN_MAX_AGE", 600, env),
+            "CONN_HEALTH_CHECKS": True,
             "OPTIONS": {
                 # IMMEDIATE takes the write lock when a transaction starts, so two writers wait
                 # for each other (up to the timeout) instead of failing with "database is locked".
