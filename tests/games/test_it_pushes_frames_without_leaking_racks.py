@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connection
 from django.test import Client
 
 from games import services
@@ -92,10 +93,11 @@ def test_a_whole_game_streams_private_frames_to_every_viewer(
             body |= {"expected_seq": current.seq, "key": key()}
             await sync_to_async(services.act)(game.public_id, viewer(users[seat]), action, body)
             for name, sock in sockets.items():
-                frames[name].append(await sock.receive_json_from(timeout=5))
+                frames[name].append(await sock.receive_json_from(timeout=20))
         for sock in sockets.values():
             assert await sock.receive_nothing()
             await sock.disconnect()
+        await sync_to_async(connection.close)()
         return frames
 
     frames = asyncio.run(scenario())
