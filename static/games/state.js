@@ -26,7 +26,6 @@ export class Board {
     this.selection = new Set();
     this.seen = null; // the table just after this seat's last turn: what changed since
     this.fresh = new Set(); // rack tiles drawn since the last look
-    this.listeners = new Set();
     this.notice = null;
   }
 
@@ -58,14 +57,6 @@ export class Board {
   /** The table differs from the turn's start: Draw waits until it is undone. */
   get dirty() {
     return !!this.base && !sameMelds(this.table, this.base.table);
-  }
-
-  onChange(fn) {
-    this.listeners.add(fn);
-  }
-
-  emit(what = "change") {
-    for (const fn of this.listeners) fn(what);
   }
 
   // ---- server state -------------------------------------------------------------------
@@ -103,7 +94,6 @@ export class Board {
     }
     this.pruneSelection();
     this.save();
-    this.emit("view");
   }
 
   startDraft(view, previous) {
@@ -350,7 +340,6 @@ export class Board {
     this.planned = this.dirty && !this.myTurn;
     this.pruneSelection();
     this.save();
-    this.emit("change");
   }
 
   pruneSelection() {

@@ -9,7 +9,6 @@ from her run into it (a rearrangement by dragging) and laying B4-B6 by keyboard.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -169,10 +168,3 @@ def check_the_page_is_light_and_quick(signed_in: Any, url: str) -> None:
         f"js+css bytes {total}\nready ms {ready:.0f}\nfiles {sizes}\n"
     )
     page.close()
-
-
-def test_screenshots_are_where_the_readme_shows_them() -> None:
-    names = ["board-1280x800.png", "board-390x844.png", "game-over-1280x800.png"]
-    names += ["midgame-1280x800.png", "midgame-390x844.png"]
-    for name in names:
-        assert Path(SHOTS / name).exists(), name

@@ -49,7 +49,8 @@ def test_it_plays_an_opening_with_keys_alone(new_page: Any, harness: str) -> Non
     page.keyboard.press("ArrowRight")
     page.keyboard.press("Enter")
     assert focused(page) == "red 11"
-    assert page.locator("[data-live]").text_content() != ""
+    page.wait_for_function("document.querySelector('[data-live]').textContent !== ''")
+    assert page.locator("[data-live]").text_content() == "Picked red 11. 2 picked."
     page.keyboard.press("n")
     assert table_codes(page) == [["R10", "R11"]]
     # Pick red 12 and move it after red 11 with M, on the table.
