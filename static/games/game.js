@@ -180,9 +180,9 @@ export function start(root, boot) {
       );
       sounds.play("warning");
     }
-    else if (event.kind === "RoundEnded" && event.reason === "going_out") {
-      sounds.play("chime");
-      ui.say(`${event.winners.map(name).join(" and ")} went Rummi!`);
+    else if (event.kind === "RoundEnded") {
+      if (event.reason === "going_out") sounds.play("chime");
+      ui.showRound(event, name);
     } else if (event.kind === "GameEnded") sounds.play("chime");
   }
 
@@ -203,7 +203,10 @@ export function start(root, boot) {
     run?.();
   });
   root.querySelector(".rm-resign").addEventListener("click", () => act.resign());
-  root.querySelector(".rm-end-close").addEventListener("click", () => (ui.el.end.hidden = true));
+  root.querySelector(".rm-end-close").addEventListener("click", () => {
+    ui.el.end.hidden = true;
+    ui.el.end.classList.remove("rm-between");
+  });
 
   let warned = false;
   let lastSecond = null;

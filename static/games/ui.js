@@ -353,29 +353,47 @@ export class Ui {
   renderEnd(nameOf) {
     const v = this.board.view;
     if (!v.finished) {
-      this.el.end.hidden = true;
+      if (!this.el.end.classList.contains("rm-between")) this.el.end.hidden = true;
       this.endShown = false;
       return;
     }
     if (this.endShown) return;
     this.endShown = true;
     const winners = v.winners || [];
-    const me = this.board.seat;
-    this.el.end.querySelector("h2").textContent = winners.includes(me)
+    const title = winners.includes(this.board.seat)
       ? "You win! Grand Master of the Parlor"
       : winners.length
         ? `${winners.map(nameOf).join(" and ")} ${winners.length > 1 ? "win" : "wins"}`
         : "The game is over";
-    const rows = Array.from(
-      { length: v.players },
-      (_, i) =>
-        `<tr class="${winners.includes(i) ? "won" : ""}"><th scope="row">${escapeHtml(nameOf(i))}</th>${(v.round_scores || [])
-          .map((r) => `<td>${r[i] ?? ""}</td>`)
-          .join("")}<td><b>${v.totals?.[i] ?? 0}</b></td></tr>`,
-    ).join("");
-    const heads = (v.round_scores || []).map((_, r) => `<th scope="col">R${r + 1}</th>`).join("");
+    this.showScores(title, winners, nameOf, false);
+  }
+
+  /** Between rounds of a match: who went out (or why the round ended) and the scores so far. */
+  showRound(event, nameOf) {
+    if (this.board.view?.finished) return;
+    const who = event.winners.map(nameOf).join(" and ");
+    const title =
+      event.reason === "going_out"
+        ? `Round ${event.round}: ${who} went Rummi!`
+        : event.reason === "blocked"
+          ? `Round ${event.round} is blocked: ${who} ${event.winners.length > 1 ? "share it" : "wins it"}`
+          : `Round ${event.round} is over: ${who} ${event.winners.length > 1 ? "win" : "wins"}`;
+    this.showScores(title, event.winners, nameOf, true);
+  }
+
+  showScores(title, winners, nameOf, between) {
+    const v = this.board.view;
+    const rounds = v.round_scores || [];
+    const rows = Array.from({ length: v.players }, (_, i) => {
+      const cells = rounds.map((r) => `<td>${r[i] ?? ""}</td>`).join("");
+      return `<tr class="${winners.includes(i) ? "won" : ""}"><th scope="row">${escapeHtml(nameOf(i))}</th>${cells}<td><b>${v.totals?.[i] ?? 0}</b></td></tr>`;
+    }).join("");
+    const heads = rounds.map((_, r) => `<th scope="col">R${r + 1}</th>`).join("");
+    this.el.end.querySelector("h2").textContent = title;
     this.el.end.querySelector(".rm-end-body").innerHTML =
       `<table class="rm-scores"><thead><tr><th></th>${heads}<th scope="col">Total</th></tr></thead><tbody>${rows}</tbody></table>`;
+    this.el.end.classList.toggle("rm-between", between);
+    this.el.end.querySelector(".rm-end-close").textContent = between ? "Next round" : "Look at the table";
     this.el.end.hidden = false;
   }
 

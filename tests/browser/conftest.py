@@ -31,6 +31,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+# Screenshots land in var/screenshots/ (untracked) unless RUMMI_SCREENSHOTS=1 asks for the
+# committed ones in docs/screenshots/ to be made again: a test run leaves the tree clean.
+SHOTS = ROOT / ("docs" if os.environ.get("RUMMI_SCREENSHOTS") == "1" else "var") / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
@@ -153,6 +156,15 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         stop(process)
         log.close()
+
+
+def shoot(page: Any, name: str) -> None:
+    """Save a screenshot of the page once its tiles have stopped moving."""
+    from .helpers import settle
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    settle(page)
+    page.screenshot(path=str(SHOTS / name))
 
 
 def call(url: str, body: dict[str, Any] | None = None) -> Any:

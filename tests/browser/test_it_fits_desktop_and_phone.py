@@ -1,5 +1,5 @@
 """The board fits a 1280x800 desktop and a 390x844 phone: no sideways scrolling, the whole
-rack in view, tiles large enough to read and touch. Screenshots go to docs/screenshots/."""
+rack in view, tiles large enough to read and touch. Screenshots: see conftest.SHOTS."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, ROOT
+from .conftest import DESKTOP, PHONE, shoot
 from .helpers import settle
 
 pytestmark = pytest.mark.browser
@@ -33,6 +33,4 @@ def test_it_fits_the_screen(
         "els => els.map(e => e.getBoundingClientRect().width)"
     )
     assert min(widths) >= min_tile
-    shots = ROOT / "docs" / "screenshots"
-    shots.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(shots / f"midgame-{viewport['width']}x{viewport['height']}.png"))
+    shoot(page, f"midgame-{viewport['width']}x{viewport['height']}.png")

@@ -37,3 +37,26 @@ def test_it_reconnects_after_the_socket_drops(new_page: Any, harness: str) -> No
     page.wait_for_function("document.querySelector('#rummi').classList.contains('rm-offline')")
     page.wait_for_function("rummi.client.socket !== null", timeout=5000)
     page.wait_for_function("!document.querySelector('#rummi').classList.contains('rm-offline')")
+
+
+def test_it_shows_the_scores_between_rounds(new_page: Any, harness: str) -> None:
+    page = new_page()
+    page.goto(harness + "?scenario=midgame&botDelay=600000")
+    page.wait_for_selector("#rummi[data-ready]")
+    page.wait_for_function("rummi.client.socket !== null")
+    page.evaluate(
+        """() => {
+            mock.state.scores = [[-10, 15, -5]];
+            mock.state.totals = [-10, 15, -5];
+            mock.state.round = 2;
+            const end = {kind: "RoundEnded", round: 1, reason: "going_out", winners: [1]};
+            mock.broadcast([{...end, scores: [-10, 15, -5], racks: []}]);
+        }"""
+    )
+    card = page.locator(".rm-end")
+    card.wait_for()
+    assert card.locator("h2").text_content() == "Round 1: Bob Marley went Rummi!"
+    assert card.locator("tr.won th").text_content() == "Bob Marley"
+    assert card.locator("a.rm-primary").is_hidden(), "the match goes on"
+    card.get_by_role("button", name="Next round").click()
+    assert card.is_hidden()

@@ -13,12 +13,11 @@ from typing import Any
 
 import pytest
 
-from .conftest import PHONE, ROOT, call
-from .helpers import drag, edge, rack_codes, settle, table_codes, tile
+from .conftest import PHONE, ROOT, call, shoot
+from .helpers import drag, edge, rack_codes, table_codes, tile
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-SHOTS = ROOT / "docs" / "screenshots"
 ALICE = ["R9", "R10", "R11", "R12", "K12", "B12", "Y12"]
 BOB = ["K1", "B3", "Y5", "R2", "K8", "B9", "Y1"]
 
@@ -34,12 +33,6 @@ def sign_in(new_page: Any, site: str, name: str, url: str, **kw: Any) -> Any:
 def empty_table_spot(page: Any) -> tuple[float, float]:
     box = page.locator(".rm-table").bounding_box()
     return box["x"] + box["width"] - 60, box["y"] + box["height"] - 50
-
-
-def shoot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    settle(page)
-    page.screenshot(path=str(SHOTS / name))
 
 
 def wait_turn(page: Any, seat: int) -> None:
