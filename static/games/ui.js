@@ -47,6 +47,7 @@ const SKELETON = `
 </section>
 <div class="rm-hud">
   <div class="rm-opening" hidden><span class="rm-opening-text"></span><span class="rm-bar"><i></i></span></div>
+  <p class="rm-hint"></p>
   <p class="rm-message" aria-live="assertive"></p>
 </div>
 <div class="rm-controls" role="toolbar" aria-label="Turn controls">
@@ -96,6 +97,7 @@ export class Ui {
       openingText: $(".rm-opening-text"),
       openingBar: $(".rm-bar i"),
       message: $(".rm-message"),
+      hint: $(".rm-hint"),
       controls: $(".rm-controls"),
       rack: $(".rm-rack"),
       tiers: [...root.querySelectorAll(".rm-tier")],
@@ -275,6 +277,8 @@ export class Ui {
         ? "Draw a tile and end the turn (D)"
         : "The pool is empty: pass (D)";
     this.buttons.end.title = check.ok || !mine ? "End the turn (Space)" : check.reason;
+    // While the table is being worked on, say what still stands between it and End turn.
+    this.el.hint.textContent = mine && b.dirty && !check.ok ? check.reason : "";
   }
 
   set(act, enabled) {
