@@ -1,0 +1,141 @@
+"""Solver speed on seeded random positions (see games/engine/solver.py).
+
+Positions: a table of valid melds dealt from a shuffled set (0-80 tiles, jokers included), and a
+rack of 1-20 tiles from what is left. Reports median / p99 / max solve time per table-size
+bucket, after the initial meld and before it.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.rules import RULES, Rules
+from games.engine.solver import solve_ids
+from games.engine.tiles import COLOURS, Tile
+
+BUCKETS = ((0, 20), (21, 40), (41, 60), (61, 80))
+POSITIONS = 1000
+OPENING_POSITIONS = 400
+
+
+@dataclass(frozen=True)
+class Position:
+    """A table (melds of tile ids), a rack (tile ids), the kinds behind the ids."""
+
+    rules: Rules
+    kinds: tuple[Tile, ...]
+    table: tuple[tuple[int, ...], ...]
+    rack: tuple[int, ...]
+
+    @property
+    def table_size(self) -> int:
+        return sum(len(meld) for meld in self.table)
+
+
+def random_meld(rng: random.Random, numbers: int) -> list[Tile]:
+    """A random run (3-5 long) or group (3-4 colours), without jokers."""
+    if rng.random() < 0.5:
+        length = rng.choice((3, 3, 3, 4, 4, 5))
+        start = rng.randint(1, numbers - length + 1)
+        colour = rng.choice(COLOURS)
+        return [Tile(colour, n) for n in range(start, start + length)]
+    number = rng.randint(1, numbers)
+    colours = rng.sample(COLOURS, rng.choice((3, 3, 4)))
+    return [Tile(colour, number) for colour in colours]
+
+
+def random_position(
+    rng: random.Random,
+    table_size: int,
+    rack_size: int,
+    rules: Rules = RULES["classic"],
+    joker_rate: float = 0.15,
+) -> Position:
+    """Deal melds from a shuffled set until the table holds about ``table_size`` tiles."""
+    kinds = rules.tile_set.tiles
+    ids = list(range(len(kinds)))
+    rng.shuffle(ids)
+    free: dict[Tile, list[int]] = {}
+    for i in ids:
+        free.setdefault(kinds[i], []).append(i)
+    table: list[tuple[int, ...]] = []
+    placed = 0
+    jokers = free.get(Tile(None, 0), [])
+    for _ in range(2000):
+        if placed + 3 > table_size:
+            break
+        meld = random_meld(rng, rules.max_number)
+        if placed + len(meld) > table_size + 2:
+            continue
+        need: dict[Tile, int] = {}
+        for tile in meld:
+            need[tile] = need.get(tile, 0) + 1
+        if any(len(free.get(tile, [])) < count for tile, count in need.items()):
+            continue
+        chosen = [free[tile].pop() for tile in meld]
+        if jokers and rng.random() < joker_rate:
+            swap = rng.randrange(len(chosen))
+            free[kinds[chosen[swap]]].append(chosen[swap])
+            chosen[swap] = jokers.pop()
+        table.append(tuple(chosen))
+        placed += len(meld)
+    left = [i for tiles in free.values() for i in tiles]
+    rng.shuffle(left)
+    return Position(rules, kinds, tuple(table), tuple(sorted(left[:rack_size])))
+
+
+def timed(position: Position, opened: bool) -> float:
+    started = time.perf_counter()
+    solve_ids(position.rules, position.kinds, position.table, position.rack, opened)
+    return time.perf_counter() - started
+
+
+def summary(seconds: Sequence[float]) -> dict[str, float]:
+    ordered = sorted(seconds)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return {
+        "positions": len(ordered),
+        "median_ms": round(statistics.median(ordered) * 1000, 3),
+        "p99_ms": round(p99 * 1000, 3),
+        "max_ms": round(ordered[-1] * 1000, 3),
+    }
+
+
+def main() -> dict[str, Any]:
+    rng = random.Random(20240601)
+    by_bucket: dict[str, list[float]] = {f"{lo}-{hi}": [] for lo, hi in BUCKETS}
+    every: list[float] = []
+    for _ in range(POSITIONS):
+        position = random_position(rng, rng.randint(0, 80), rng.randint(1, 20))
+        seconds = timed(position, True)
+        every.append(seconds)
+        for lo, hi in BUCKETS:
+            if lo <= position.table_size <= hi:
+                by_bucket[f"{lo}-{hi}"].append(seconds)
+    opening = [
+        timed(random_position(rng, rng.randint(0, 80), rng.randint(1, 20)), False)
+        for _ in range(OPENING_POSITIONS)
+    ]
+    results: dict[str, Any] = {
+        "after_initial_meld": summary(every),
+        "by_table_size": {name: summary(times) for name, times in by_bucket.items() if times},
+        "opening": summary(opening),
+    }
+    print(f"{'positions':<22}{'n':>6}{'median ms':>12}{'p99 ms':>10}{'max ms':>10}")
+    rows = [("all (after opening)", results["after_initial_meld"])]
+    rows += [(f"table {name}", s) for name, s in results["by_table_size"].items()]
+    rows.append(("opening mode", results["opening"]))
+    for name, s in rows:
+        print(
+            f"{name:<22}{s['positions']:>6}{s['median_ms']:>12}{s['p99_ms']:>10}{s['max_ms']:>10}"
+        )
+    return results
+
+
+if __name__ == "__main__":
+    main()

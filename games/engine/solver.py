@@ -1,0 +1,1256 @@
+"""The exact best play: the most rack tiles onto the table, then the most points (RULES.md 3-5).
+
+``solve`` works on tile kinds, ``solve_ids`` on physical tile ids (its answer passes
+:func:`~games.engine.turn.check_turn`). Both are exact: the answer is provably the best play.
+
+The algorithm is a dynamic programme over the *cells* ``(number, colour)``, numbers ascending
+and colours in a fixed order (after van Rijn, Takes and Vis, "The complexity of Rummikub
+problems", 2015). Its state is what the cells so far leave open for the ones to come:
+
+* per colour, the runs that reach the current number: each its length capped at three, whether
+  it holds a real tile yet, and whether it ends in a joker that still needs a tile after it;
+* how many free jokers are on the table, and the tiles of the current number set aside for groups
+  (groups are formed when the number's last colour is done);
+* for the joker rule (RULES.md rule 5), which table jokers were placed as a tile they stood for
+  ("held") and which were replaced ("freed"); on runs, whether a run holds a real tile of a kind
+  a joker stood for and a real tile of one of its old meld-mates' kinds (such a run frees it);
+* after the initial meld, how many more jokers the melds so far could take ("room": a run from
+  ``a`` to ``b`` takes ``numbers - (b - a + 1)``, a group of three takes one);
+* before it, the value of the new melds so far (capped at the threshold).
+
+Table tiles must be placed, rack tiles may be; each placed rack tile scores ``BIG + number``
+(a joker ``BIG + 30``), so the best score is the most tiles and then the most points.
+
+Jokers are placed in one canonical way, so that every table has exactly one description and
+the programme branches on jokers only where they matter. A free joker never starts a run: a run
+is anchored on its first real or held tile. After the initial meld the programme places only the
+jokers a meld *needs* (gaps inside runs, and enough to bring a short run or group to three);
+every other free joker is a surplus joker, added at the end wherever there is room, which
+changes neither the tiles played nor the validity of any meld. Before the initial meld jokers
+also add value, so there they may lead or trail runs and fill groups freely.
+
+Two dominance rules prune safely: a complete run never ends bare where a new run of its colour
+starts (continuing it is as good), and never ends bare while a real tile of its next cell is left
+unused (continuing it with that tile scores more and leaves a state at least as open).
+
+One approximation: a table joker can also be freed by a real tile landing beside *another joker*
+of its old meld (two jokers in one meld at the start of the turn). The programme does not track
+joker identities, so it never uses that way of freeing a joker; its answers stay legal, and they
+are optimal whenever no meld at the start of the turn holds two jokers.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from itertools import combinations, permutations
+
+from .melds import readings
+from .rules import Rules
+from .tiles import COLOURS, JOKER_PENALTY, Tile
+
+__all__ = ["Solution", "solve", "solve_ids"]
+
+BIG = 10_000
+JOKER_SCORE = BIG + JOKER_PENALTY
+COLOUR_COUNT = len(COLOURS)
+
+# A run is an int: bits 0-1 its length (1, 2, 3 meaning "three or more"), bit 2 "holds a real
+# tile", bit 3 "ends in a free joker that needs a real or held tile after it", then two bits per
+# table joker j: the run holds a real tile of a kind j stood for (ROLE) / a real tile of a kind
+# of one of j's old meld-mates (MATE).
+LENGTH = 3
+REAL = 4
+GAP = 8
+STATUS = LENGTH | REAL | GAP
+COMPLETE = LENGTH | REAL
+
+# What a cell does with a run reaching it; END + k ends it with k free jokers to complete it.
+WITH_REAL, WITH_HELD, WITH_GAP, END = 1, 2, 3, 4
+
+# A label says what fills a place in a meld: a real tile, a free joker, or table joker ``j``
+# (an int >= 0) held as a tile it stood for.
+Label = Tile | int
+FREE_JOKER = -1
+
+
+def _role_bit(joker: int) -> int:
+    return 16 << (2 * joker)
+
+
+def _mate_bit(joker: int) -> int:
+    return 32 << (2 * joker)
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """A best play: how many rack tiles and points it puts down, which tiles, the whole table."""
+
+    tiles_played: int
+    value_played: int
+    played: tuple[Tile, ...]
+    melds: tuple[tuple[Tile, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _TableJoker:
+    """A joker on the table at the start of the turn: what it stood for, who stood beside it."""
+
+    roles: frozenset[Tile]
+    mates: frozenset[Tile]  # kinds of its real meld-mates
+
+
+@dataclass(frozen=True, slots=True)
+class _Problem:
+    numbers: int
+    must: tuple[tuple[int, ...], ...]  # [colour][number]: real tiles that must be placed
+    may: tuple[tuple[int, ...], ...]  # [colour][number]: real tiles that may be placed
+    table_jokers: tuple[_TableJoker, ...] = ()
+    rack_jokers: int = 0
+    threshold: int = 0  # value the new melds must reach (opening); 0 for none
+    freeable: int = 0  # bit j: some real tile could free table joker j
+    supply: tuple[tuple[int, ...], ...] = ()  # see _supply
+    needed_cap: int = 99  # at most this many free jokers placed where needed (see _best_melds)
+
+    @property
+    def surplus_at_end(self) -> bool:
+        """Whether jokers beyond need are added at the end (always, but in the opening)."""
+        return self.threshold == 0
+
+    @property
+    def all_table_jokers(self) -> int:
+        return (1 << len(self.table_jokers)) - 1
+
+    @property
+    def most_free(self) -> int:
+        return self.rack_jokers + self.freeable.bit_count()
+
+    def free_left(self, free: int, held: int) -> int:
+        """Free jokers still to place: rack jokers and freeable table jokers not held."""
+        return self.rack_jokers + (self.freeable & ~held).bit_count() - free
+
+    def needed_left(self, free: int, held: int) -> int:
+        """Free jokers that may still be placed where a meld needs them."""
+        if not self.surplus_at_end:
+            return self.free_left(free, held)
+        return min(self.free_left(free, held), self.needed_cap - free)
+
+
+@dataclass(frozen=True, slots=True)
+class _CellOption:
+    """What one cell does with its tiles: continue, end or start runs, feed groups."""
+
+    runs: tuple[int, ...]  # the colour's runs afterwards, sorted
+    actions: tuple[int, ...]  # per old run (sorted): WITH_REAL, WITH_HELD, WITH_GAP or END + k
+    starts: tuple[tuple[bool, int], ...]  # new runs: (on a real tile?, free jokers before it)
+    real: int  # real tiles used
+    held: int  # table jokers placed here as held
+    held_in_group: int
+    group_real: int
+    free: int  # free jokers placed in runs
+    value: int  # value placed in runs (opening)
+    room: int  # room for surplus jokers gained (after the opening)
+
+
+@dataclass(frozen=True, slots=True)
+class _State:
+    runs: tuple[tuple[int, ...], ...]
+    free: int = 0  # free jokers on the table so far
+    held: int = 0  # bit j: table joker j placed as a tile it stood for
+    freed: int = 0  # bit j: table joker j replaced
+    group: tuple[tuple[int, int], ...] = ()  # (real, held) tiles set aside for groups
+    value: int = 0  # value of the new melds so far, capped at the threshold (opening)
+    room: int = 0  # surplus jokers the melds could take, capped (after the opening)
+
+
+@dataclass(slots=True)
+class _Built:
+    """A meld as the replay writes it: runs know their first number."""
+
+    labels: list[Label]
+    run: bool
+    start: int = 0
+    colour: int = field(default=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Public entry points
+
+
+def solve(
+    rules: Rules,
+    table: Sequence[Sequence[Tile]],
+    rack: Sequence[Tile],
+    initial_meld_done: bool,
+) -> Solution:
+    """The play that puts the most rack tiles on the table, then the most points.
+
+    ``melds`` is the whole table after the play (runs lowest first, jokers in place). With
+    nothing playable the table comes back unchanged and ``tiles_played`` is 0.
+
+    >>> from games.engine.rules import RULES
+    >>> from games.engine.tiles import parse_tiles
+    >>> best = solve(RULES["classic"], [parse_tiles("R4 R5 R6".split())],
+    ...              parse_tiles("R7 K7 B7 Y7 K1".split()), True)
+    >>> best.tiles_played, best.value_played
+    (4, 28)
+    """
+    kinds = [tile for meld in table for tile in meld] + list(rack)
+    table_ids: list[list[int]] = []
+    for meld in table:
+        start = sum(len(m) for m in table_ids)
+        table_ids.append(list(range(start, start + len(meld))))
+    rack_ids = list(range(len(kinds) - len(rack), len(kinds)))
+    after = solve_ids(rules, kinds, table_ids, rack_ids, initial_meld_done)
+    if after is None:
+        return Solution(0, 0, (), tuple(tuple(meld) for meld in table))
+    rack_set = set(rack_ids)
+    played = tuple(kinds[i] for meld in after for i in meld if i in rack_set)
+    return Solution(
+        tiles_played=len(played),
+        value_played=sum(tile.rack_value for tile in played),
+        played=played,
+        melds=tuple(tuple(kinds[i] for i in meld) for meld in after),
+    )
+
+
+def solve_ids(
+    rules: Rules,
+    kinds: Sequence[Tile],
+    table: Sequence[Sequence[int]],
+    rack: Sequence[int],
+    initial_meld_done: bool,
+) -> tuple[tuple[int, ...], ...] | None:
+    """The best play as the whole table after it, in tile ids; ``None`` when nothing is playable.
+
+    ``kinds[i]`` is the kind of physical tile ``i``. The answer keeps every table tile on the
+    table and passes ``check_turn``: table jokers keep their ids, a held joker stands where its
+    old tile would, and a freed joker's old meld-mate sits beside the real tile that freed it.
+    """
+    if not initial_meld_done:
+        problem = _opening_problem(rules, kinds, rack)
+    else:
+        problem = _turn_problem(rules, kinds, table, rack)
+    found = _best_melds(problem)
+    if found is None:
+        return None
+    new_melds = _assign_ids(rules, kinds, table, rack, found, initial_meld_done)
+    if not initial_meld_done:
+        return tuple(tuple(meld) for meld in table) + new_melds
+    return new_melds
+
+
+# ---------------------------------------------------------------------------------------------
+# Building the problem
+
+
+def _counts(kinds: Sequence[Tile], ids: Sequence[int], numbers: int) -> tuple[tuple[int, ...], ...]:
+    counts = [[0] * (numbers + 1) for _ in COLOURS]
+    for i in ids:
+        tile = kinds[i]
+        if tile.colour is not None:
+            counts[COLOURS.index(tile.colour)][tile.number] += 1
+    return tuple(tuple(row) for row in counts)
+
+
+def _with_supply(problem: _Problem) -> _Problem:
+    return replace(problem, supply=_supply(problem))
+
+
+def _supply(problem: _Problem) -> tuple[tuple[int, ...], ...]:
+    """[colour][number]: tiles that could fill a cell (real, or a table joker held there);
+    zero past the last number."""
+    rows = []
+    for colour, code in enumerate(COLOURS):
+        row = [0] * (problem.numbers + 3)
+        for number in range(1, problem.numbers + 1):
+            held = sum(Tile(code, number) in j.roles for j in problem.table_jokers)
+            row[number] = problem.must[colour][number] + problem.may[colour][number] + held
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _opening_problem(rules: Rules, kinds: Sequence[Tile], rack: Sequence[int]) -> _Problem:
+    numbers = rules.max_number
+    problem = _Problem(
+        numbers=numbers,
+        must=_counts(kinds, [], numbers),
+        may=_counts(kinds, rack, numbers),
+        table_jokers=(),
+        rack_jokers=sum(1 for i in rack if kinds[i].is_joker),
+        threshold=rules.opening,
+    )
+    return _with_supply(problem)
+
+
+def _turn_problem(
+    rules: Rules, kinds: Sequence[Tile], table: Sequence[Sequence[int]], rack: Sequence[int]
+) -> _Problem:
+    numbers = rules.max_number
+    must = _counts(kinds, [i for meld in table for i in meld], numbers)
+    may = _counts(kinds, rack, numbers)
+    table_jokers = tuple(_table_jokers(rules, kinds, table))
+    freeable = 0
+    for j, joker in enumerate(table_jokers):
+        for role in joker.roles:
+            assert role.colour is not None
+            colour = COLOURS.index(role.colour)
+            present = must[colour][role.number] + may[colour][role.number]
+            beside = any(m.colour == role.colour or m.number == role.number for m in joker.mates)
+            if present and beside:
+                freeable |= 1 << j
+    problem = _Problem(
+        numbers=numbers,
+        must=must,
+        may=may,
+        table_jokers=table_jokers,
+        rack_jokers=sum(1 for i in rack if kinds[i].is_joker),
+        threshold=0,
+        freeable=freeable,
+    )
+    return _with_supply(problem)
+
+
+def _table_jokers(
+    rules: Rules, kinds: Sequence[Tile], table: Sequence[Sequence[int]]
+) -> Iterator[_TableJoker]:
+    """Each table joker's old tiles (union over its meld's readings) and old mates' kinds."""
+    for meld in table:
+        tiles = [kinds[i] for i in meld]
+        found = readings(tiles, rules.max_number)
+        for pos, tile in enumerate(tiles):
+            if tile.is_joker:
+                roles = frozenset().union(*(r.roles[pos] for r in found))
+                mates = frozenset(t for t in tiles if not t.is_joker)
+                yield _TableJoker(roles, mates)
+
+
+# ---------------------------------------------------------------------------------------------
+# The dynamic programme
+
+
+@dataclass(frozen=True, slots=True)
+class _Cell:
+    number: int
+    colour: int
+    must: int
+    may: int
+    heldable: int  # bit j: table joker j stood for this cell's tile
+    real_bits: int  # ROLE/MATE bits a real tile of this cell adds to its run
+    last_colour: bool
+    group_witness: bool  # a group at this number could free a table joker
+
+
+def _cells(problem: _Problem) -> list[_Cell]:
+    freeable_bits = _live_bits(problem, ~problem.freeable)
+    cells = []
+    for number in range(1, problem.numbers + 1):
+        witness = bool(problem.freeable) and bool(_group_spec(problem, number, problem.freeable))
+        for colour, code in enumerate(COLOURS):
+            tile = Tile(code, number)
+            heldable = 0
+            real_bits = 0
+            for j, joker in enumerate(problem.table_jokers):
+                if tile in joker.roles:
+                    heldable |= 1 << j
+                    if any(m.colour == code for m in joker.mates):
+                        real_bits |= _role_bit(j)
+                if tile in joker.mates and any(r.colour == code for r in joker.roles):
+                    real_bits |= _mate_bit(j)
+            cells.append(
+                _Cell(
+                    number=number,
+                    colour=colour,
+                    must=problem.must[colour][number],
+                    may=problem.may[colour][number],
+                    heldable=heldable,
+                    real_bits=real_bits & freeable_bits,
+                    last_colour=colour == COLOUR_COUNT - 1,
+                    group_witness=witness,
+                )
+            )
+    return cells
+
+
+def _group_spec(problem: _Problem, number: int, live: int) -> tuple[tuple[int, int, int], ...]:
+    """For each live table joker a group at ``number`` could free: (joker, role and mate colours).
+
+    Colours are bitmasks. A group frees the joker when it holds a real tile of a role colour and
+    a real tile of a mate colour.
+    """
+    spec = []
+    for j, joker in enumerate(problem.table_jokers):
+        if not live >> j & 1:
+            continue
+        roles = _colour_mask(t for t in joker.roles if t.number == number)
+        mates = _colour_mask(t for t in joker.mates if t.number == number)
+        if roles and mates:
+            spec.append((j, roles, mates))
+    return tuple(spec)
+
+
+def _colour_mask(tiles: Iterable[Tile]) -> int:
+    mask = 0
+    for tile in tiles:
+        if tile.colour is not None:
+            mask |= 1 << COLOURS.index(tile.colour)
+    return mask
+
+
+def _live_bits(problem: _Problem, settled: int) -> int:
+    """The ROLE/MATE bits of table jokers not in ``settled``."""
+    bits = 0
+    for j in range(len(problem.table_jokers)):
+        if not settled >> j & 1:
+            bits |= _role_bit(j) | _mate_bit(j)
+    return bits
+
+
+def _keep_mask(problem: _Problem, settled: int) -> int:
+    """Run bits worth keeping once the jokers in ``settled`` are held or freed."""
+    return ~_live_bits(problem, 0) | _live_bits(problem, settled)
+
+
+CellChoice = tuple["_CellOption", int]  # the option and the table jokers it holds
+GroupChoice = tuple[int, "Partition"]  # free jokers added and the groups formed
+Back = tuple[_State, CellChoice | GroupChoice]
+
+
+BEAM_WIDTH = 64
+
+
+def _best_melds(problem: _Problem) -> list[_Built] | None:
+    """The best final table as labelled melds, or ``None`` when no play beats playing nothing.
+
+    Branch and bound. A play that puts down every rack tile that could be in a meld at all (and
+    every rack joker) is optimal. Free jokers placed where a meld needs them multiply the states,
+    so exact passes first look for such a play with none or one of them (jokers still go down as
+    surplus). Failing that, a narrow beam (the same steps, only the best states kept) finds a
+    good play, and the exact pass looks only for strictly better ones: it drops every state
+    that, even playing every rack tile still to come, could not beat it.
+    """
+    cells = _cells(problem)
+    future = _future_gains(problem, cells)
+    most = future[0] + problem.rack_jokers * JOKER_SCORE
+    if most <= 0:
+        return None
+    if problem.surplus_at_end:
+        for cap in range(min(2, problem.most_free)):
+            capped = replace(problem, needed_cap=cap)
+            found = _search(capped, cells, future, floor=most, width=None)
+            if found is not None:
+                return _melds_of(capped, cells, found)
+    guess = _search(problem, cells, future, floor=1, width=BEAM_WIDTH)
+    floor = guess[0] + 1 if guess is not None else 1
+    found = _search(problem, cells, future, floor=floor, width=None) or guess
+    return _melds_of(problem, cells, found) if found is not None else None
+
+
+def _melds_of(problem: _Problem, cells: Sequence[_Cell], found: Found) -> list[_Built]:
+    _, surplus, state, history = found
+    melds = _rebuild(problem, cells, history, state)
+    _add_surplus(problem.numbers, melds, surplus)
+    return melds
+
+
+Found = tuple[int, int, _State, list[dict[_State, "Back"]]]
+
+
+def _search(
+    problem: _Problem, cells: Sequence[_Cell], future: Sequence[int], floor: int, width: int | None
+) -> Found | None:
+    """Run the programme; keep states whose bound reaches ``floor`` (the best ``width`` only).
+
+    Returns the best total score, its surplus jokers, its final state and the back pointers.
+    """
+    layer: dict[_State, int] = {_State(((),) * COLOUR_COUNT): 0}
+    history: list[dict[_State, Back]] = []
+    for index, cell in enumerate(cells):
+        bound = _Bound(floor, future[index + 1] + problem.rack_jokers * JOKER_SCORE)
+        layer, back = _cell_step(problem, cell, layer, bound)
+        layer = _undominated(problem, layer, cell.colour)
+        history.append(back)
+        if cell.last_colour:
+            layer, back = _group_step(problem, cell, layer, bound)
+            history.append(back)
+        if width is not None and len(layer) > width:
+            layer = dict(heapq.nlargest(width, layer.items(), key=_beam_rank))
+    best: tuple[int, int, _State] | None = None
+    for state, score in layer.items():
+        surplus = _surplus(problem, state)
+        if surplus is None:
+            continue
+        unheld = len(problem.table_jokers) - state.held.bit_count()
+        total = score + (surplus - unheld) * JOKER_SCORE
+        if total >= floor and (best is None or total > best[0]):
+            best = (total, surplus, state)
+    if best is None:
+        return None
+    return (*best, history)
+
+
+def _beam_rank(item: tuple[_State, int]) -> tuple[int, int]:
+    """Beam order: most points without counting jokers, then most jokers kept."""
+    state, score = item
+    return score - state.free * JOKER_SCORE, -state.free
+
+
+@dataclass(frozen=True, slots=True)
+class _Bound:
+    """Keep a state only if ``score - free jokers' score + rest >= floor``.
+
+    ``rest`` is what the cells still to come could add at most: every rack tile there that could
+    be in some meld, and every rack joker (table jokers add nothing in the end: held ones score
+    nothing, freed ones are table tiles).
+    """
+
+    floor: int
+    rest: int
+
+    def keeps(self, score: int, state: _State) -> bool:
+        return score - state.free * JOKER_SCORE + self.rest >= self.floor
+
+
+def _future_gains(problem: _Problem, cells: Sequence[_Cell]) -> list[int]:
+    """``future[i]``: the most the rack's real tiles in cells ``i`` onwards could score."""
+    jokers = problem.rack_jokers + len(problem.table_jokers)
+    future = [0] * (len(cells) + 1)
+    for index in range(len(cells) - 1, -1, -1):
+        cell = cells[index]
+        gain = 0
+        if cell.may and _could_meld(problem, cell.colour, cell.number, jokers):
+            gain = cell.may * (BIG + cell.number)
+        future[index] = future[index + 1] + gain
+    return future
+
+
+def _could_meld(problem: _Problem, colour: int, number: int, jokers: int) -> bool:
+    """Whether a tile could be in some meld with the tiles and jokers there are."""
+
+    def there(c: int, n: int) -> bool:
+        return problem.must[c][n] + problem.may[c][n] > 0
+
+    for start in range(max(1, number - 2), min(number, problem.numbers - 2) + 1):
+        window = [n for n in range(start, start + 3) if n != number]
+        if sum(not there(colour, n) for n in window) <= jokers:
+            return True
+    others = sum(there(c, number) for c in range(COLOUR_COUNT) if c != colour)
+    return others + jokers >= 2
+
+
+def _surplus(problem: _Problem, state: _State) -> int | None:
+    """How many surplus jokers a finished state adds; ``None`` if the state is unfinished."""
+    if any(run & STATUS != COMPLETE for runs in state.runs for run in runs):
+        return None
+    if (state.held | state.freed) != problem.all_table_jokers or state.value < problem.threshold:
+        return None
+    surplus = min(problem.free_left(state.free, state.held), state.room)
+    unheld = len(problem.table_jokers) - state.held.bit_count()
+    if state.free + surplus < unheld:
+        return None
+    return surplus
+
+
+def _cell_step(
+    problem: _Problem, cell: _Cell, layer: dict[_State, int], bound: _Bound
+) -> tuple[dict[_State, int], dict[_State, Back]]:
+    after: dict[_State, int] = {}
+    back: dict[_State, Back] = {}
+    gain_real = BIG + cell.number
+    ahead = problem.numbers - cell.number + 1
+    surplus_at_end = problem.surplus_at_end
+    for state, score in layer.items():
+        settled = state.held | state.freed
+        heldable = cell.heldable & ~settled
+        options = _cell_options(
+            state.runs[cell.colour],
+            cell.must,
+            cell.may,
+            heldable.bit_count(),
+            problem.needed_left(state.free, state.held),
+            cell.real_bits & _live_bits(problem, settled) if cell.real_bits else 0,
+            cell.number,
+            ahead,
+            surplus_at_end,
+        )
+        for option in options:
+            total = score + (option.real - cell.must) * gain_real + option.free * JOKER_SCORE
+            for held in _held_choices(heldable, option.held):
+                new = _after_cell(problem, cell, state, option, held)
+                if new is None or not bound.keeps(total, new):
+                    continue
+                if after.get(new, -1) < total:
+                    after[new] = total
+                    back[new] = (state, (option, held))
+    return after, back
+
+
+def _undominated(problem: _Problem, layer: dict[_State, int], colour: int) -> dict[_State, int]:
+    """Drop states another state beats in ``colour``'s runs alone.
+
+    States are compared when all but that colour's runs and their free jokers is equal. State A
+    beats state B when A's runs cover B's (see :func:`_covers`), A scores at least as much
+    without counting jokers, and A used no more free jokers, provided A's melds already have
+    room for every joker it holds back (or both used the same number).
+    """
+    buckets: dict[_State, list[tuple[int, int, _State]]] = {}
+    roomy = problem.most_free
+    for state, score in layer.items():
+        runs = state.runs
+        saturated = state.room >= roomy
+        key = _State(
+            (*runs[:colour], (), *runs[colour + 1 :]),
+            -1 if saturated else state.free,
+            state.held,
+            state.freed,
+            state.group,
+            state.value,
+            -1 if saturated else state.room,
+        )
+        buckets.setdefault(key, []).append((score - state.free * JOKER_SCORE, score, state))
+    if len(buckets) == len(layer):
+        return layer
+    kept: dict[_State, int] = {}
+    for members in buckets.values():
+        if len(members) == 1:
+            _, score, state = members[0]
+            kept[state] = score
+            continue
+        members.sort(key=lambda member: (-member[0], member[2].free))
+        best: list[tuple[int, tuple[int, ...]]] = []
+        for _, score, state in members:
+            mine = state.runs[colour]
+            if any(free <= state.free and _covers(other, mine) for free, other in best):
+                continue
+            best.append((state.free, mine))
+            kept[state] = score
+    return kept
+
+
+@lru_cache(maxsize=1 << 16)
+def _covers(strong: tuple[int, ...], weak: tuple[int, ...]) -> bool:
+    """Whether the runs ``strong`` can do all that the runs ``weak`` can (same colour and cell).
+
+    Each weak run needs its own strong run at least as long, as real, as free of a pending gap
+    and with all its joker-rule marks; a strong run left over must be complete (it can end).
+    """
+    if len(strong) < len(weak):
+        return False
+    for chosen in permutations(range(len(strong)), len(weak)):
+        if all(_run_covers(strong[i], run) for i, run in zip(chosen, weak, strict=True)) and all(
+            strong[i] & STATUS == COMPLETE for i in range(len(strong)) if i not in chosen
+        ):
+            return True
+    return False
+
+
+def _run_covers(strong: int, weak: int) -> bool:
+    if (strong & LENGTH) < (weak & LENGTH) or strong & GAP > weak & GAP:
+        return False
+    marks = ~(LENGTH | GAP)
+    return weak & marks & ~strong == 0
+
+
+def _held_choices(heldable: int, count: int) -> Iterator[int]:
+    if count == 0:
+        yield 0
+        return
+    bits = [1 << j for j in range(heldable.bit_length()) if heldable >> j & 1]
+    for chosen in combinations(bits, count):
+        yield sum(chosen)
+
+
+def _after_cell(
+    problem: _Problem, cell: _Cell, state: _State, option: _CellOption, held: int
+) -> _State | None:
+    new_held = state.held | held
+    free = state.free + option.free
+    if problem.free_left(free, new_held) < 0:
+        return None
+    free_left = problem.needed_left(free, new_held)
+    colour_runs = option.runs
+    runs = state.runs
+    freed = state.freed
+    if cell.real_bits:
+        for j in range(len(problem.table_jokers)):
+            both = _role_bit(j) | _mate_bit(j)
+            if any(run & both == both for run in colour_runs):
+                freed |= 1 << j
+    if freed != state.freed or held:
+        keep = _keep_mask(problem, new_held | freed)
+        runs = tuple(tuple(sorted(run & keep for run in rs)) for rs in runs)
+        colour_runs = tuple(sorted(run & keep for run in colour_runs))
+    runs = (*runs[: cell.colour], colour_runs, *runs[cell.colour + 1 :])
+    if _shortfall(problem, runs, cell) > free_left:
+        return None
+    value = state.value
+    room = state.room
+    if problem.threshold:
+        value = min(problem.threshold, value + option.value)
+    else:
+        room = min(problem.most_free, room + option.room)
+    group = state.group
+    if option.group_real or option.held_in_group:
+        member = (option.group_real, option.held_in_group)
+        group = _grouped(group, member, cell.colour, cell.group_witness)
+    elif cell.group_witness:
+        group = (*group, (0, 0))
+    return _State(runs, free, new_held, freed, group, value, room)
+
+
+def _shortfall(problem: _Problem, runs: tuple[tuple[int, ...], ...], cell: _Cell) -> int:
+    """Free jokers the runs will need at least: a run short of three needs its next one or two
+    cells filled, a run ending in a gap its next one, and each tile there fills one run."""
+    total = 0
+    supply = problem.supply
+    for colour, colour_runs in enumerate(runs):
+        if colour_runs:
+            following = cell.number + (1 if colour <= cell.colour else 0)
+            row = supply[colour]
+            total += _run_shortfall(colour_runs, row[following], row[following + 1])
+    return total
+
+
+@lru_cache(maxsize=1 << 12)
+def _run_shortfall(runs: tuple[int, ...], next_tiles: int, then_tiles: int) -> int:
+    first = sum(1 for run in runs if run & GAP or run & LENGTH < LENGTH)
+    second = sum(1 for run in runs if run & LENGTH == 1)
+    return max(0, first - next_tiles) + max(0, second - then_tiles)
+
+
+def _grouped(
+    group: tuple[tuple[int, int], ...], member: tuple[int, int], colour: int, witness: bool
+) -> tuple[tuple[int, int], ...]:
+    """Add a colour's tiles for groups. Groups do not care which colour is which, unless a group
+    could free a table joker; then the tuple stays indexed by colour."""
+    if witness:
+        return (*group, member)
+    return tuple(sorted((*group, member)))
+
+
+def _group_step(
+    problem: _Problem, cell: _Cell, layer: dict[_State, int], bound: _Bound
+) -> tuple[dict[_State, int], dict[_State, Back]]:
+    after: dict[_State, int] = {}
+    back: dict[_State, Back] = {}
+    surplus_at_end = problem.surplus_at_end
+    for state, score in layer.items():
+        spec: tuple[tuple[int, int, int], ...] = ()
+        if cell.group_witness:
+            live = problem.freeable & ~(state.held | state.freed)
+            spec = _group_spec(problem, cell.number, live)
+        free_left = problem.needed_left(state.free, state.held)
+        for free, freed_mask, room, partition in _group_options(state.group, spec, surplus_at_end):
+            if free > free_left:
+                continue
+            value = state.value
+            new_room = state.room
+            if problem.threshold:
+                tiles = sum(real + held for real, held in state.group) + free
+                value = min(problem.threshold, value + tiles * cell.number)
+            else:
+                new_room = min(problem.most_free, new_room + room)
+            new = _State(
+                state.runs,
+                state.free + free,
+                state.held,
+                state.freed | freed_mask,
+                (),
+                value,
+                new_room,
+            )
+            total = score + free * JOKER_SCORE
+            if bound.keeps(total, new) and after.get(new, -1) < total:
+                after[new] = total
+                back[new] = (state, (free, partition))
+    return after, back
+
+
+# ---------------------------------------------------------------------------------------------
+# What a cell may do: cached, since cells and positions share it
+
+
+def _next_code(run: int, action: int, real_bits: int) -> int:
+    """A run's code after a cell continues it (``action`` < END)."""
+    run = (run & ~(LENGTH | GAP)) | min((run & LENGTH) + 1, LENGTH)
+    if action == WITH_REAL:
+        return run | REAL | real_bits
+    if action == WITH_GAP:
+        return run | GAP
+    return run
+
+
+def _start_code(real: bool, before: int, real_bits: int) -> int:
+    """A new run's code: its first tile with ``before`` free jokers ahead of it."""
+    length = min(1 + before, LENGTH)
+    return length | REAL | real_bits if real else length
+
+
+def _run_choices(run: int, free_left: int, ahead: int, surplus_at_end: bool) -> list[int]:
+    choices = [WITH_REAL, WITH_HELD]
+    if free_left:
+        choices.append(WITH_GAP)
+    if run & (REAL | GAP) == REAL:
+        needed = max(0, 3 - (run & LENGTH))
+        most = needed if surplus_at_end else min(free_left, ahead)
+        choices.extend(END + k for k in range(needed, min(most, free_left) + 1))
+    return choices
+
+
+def _jokers_of(action: int) -> int:
+    if action == WITH_GAP:
+        return 1
+    return action - END if action >= END else 0
+
+
+def _run_actions(
+    runs: tuple[int, ...], free_left: int, ahead: int, surplus_at_end: bool
+) -> Iterator[tuple[int, ...]]:
+    """Every choice of actions for the runs reaching a cell, spending at most ``free_left``.
+
+    Runs with the same code are interchangeable, so their actions are taken in order.
+    """
+    if not runs:
+        yield ()
+        return
+    first, rest = runs[0], runs[1:]
+    for action in _run_choices(first, free_left, ahead, surplus_at_end):
+        spent = _jokers_of(action)
+        for tail in _run_actions(rest, free_left - spent, ahead, surplus_at_end):
+            if rest and rest[0] == first and tail[0] < action:
+                continue
+            yield (action, *tail)
+
+
+def _run_starts(
+    real: int, held: int, free: int, before: int
+) -> Iterator[tuple[tuple[bool, int], ...]]:
+    """New runs: up to ``real`` on real tiles and ``held`` on held jokers, each with free jokers
+    before it (at most ``before`` each, ``free`` in all), as tuples of (real?, jokers)."""
+    for real_count in range(real + 1):
+        for held_count in range(held + 1):
+            for real_before in _spreads(real_count, free, before):
+                for held_before in _spreads(held_count, free - sum(real_before), before):
+                    yield tuple((True, k) for k in real_before) + tuple(
+                        (False, k) for k in held_before
+                    )
+
+
+def _spreads(count: int, budget: int, most: int) -> Iterator[tuple[int, ...]]:
+    """Non-increasing tuples of ``count`` ints in 0..``most`` summing to at most ``budget``."""
+    if count == 0:
+        yield ()
+        return
+    for first in range(min(budget, most), -1, -1):
+        for rest in _spreads(count - 1, budget - first, first):
+            yield (first, *rest)
+
+
+@lru_cache(maxsize=1 << 18)
+def _cell_options(
+    runs: tuple[int, ...],
+    must: int,
+    may: int,
+    heldable: int,
+    free_left: int,
+    real_bits: int,
+    number: int,
+    ahead: int,
+    surplus_at_end: bool,
+) -> tuple[_CellOption, ...]:
+    """Every way a cell can place its tiles, given the runs of its colour reaching it.
+
+    ``heldable`` table jokers may be placed here as the tile they stood for; ``free_left`` free
+    jokers may still be placed; ``ahead`` cells of this colour remain, this one included.
+    """
+    options = []
+    most = must + may
+    before_room = 0 if surplus_at_end else number - 1
+    for actions in _run_actions(runs, free_left, ahead, surplus_at_end):
+        cont_real = actions.count(WITH_REAL)
+        cont_held = actions.count(WITH_HELD)
+        if cont_real > most or cont_held > heldable:
+            continue
+        ended_bare = END in actions
+        spent = sum(_jokers_of(a) for a in actions)
+        continued = [
+            _next_code(run, action, real_bits)
+            for run, action in zip(runs, actions, strict=True)
+            if action < END
+        ]
+        ends = [action - END for action in actions if action >= END]
+        value = number * len(continued) + sum(_trailing_value(number, k) for k in ends)
+        room = sum(ahead - k for k in ends)
+        real_room = 0 if ended_bare else most - cont_real
+        held_room = 0 if ended_bare else heldable - cont_held
+        for starts in _run_starts(real_room, held_room, free_left - spent, before_room):
+            new_runs = tuple(
+                sorted(continued + [_start_code(real, k, real_bits) for real, k in starts])
+            )
+            start_value = sum(number + _leading_value(number, k) for _, k in starts)
+            real_starts = sum(1 for real, _ in starts if real)
+            held_used = cont_held + len(starts) - real_starts
+            for group_real in range(most - cont_real - real_starts + 1):
+                real = cont_real + real_starts + group_real
+                if real < must or (ended_bare and real != most):
+                    continue
+                for held_in_group in range(heldable - held_used + 1):
+                    options.append(
+                        _CellOption(
+                            runs=new_runs,
+                            actions=actions,
+                            starts=starts,
+                            real=real,
+                            held=held_used + held_in_group,
+                            held_in_group=held_in_group,
+                            group_real=group_real,
+                            free=spent + sum(k for _, k in starts),
+                            value=value + start_value,
+                            room=room + (number - 1) * len(starts),
+                        )
+                    )
+    return tuple(options)
+
+
+def _trailing_value(number: int, jokers: int) -> int:
+    """The value of ``jokers`` free jokers ending a run at cells ``number`` and up."""
+    return sum(range(number, number + jokers))
+
+
+def _leading_value(number: int, jokers: int) -> int:
+    """The value of ``jokers`` free jokers just below ``number``."""
+    return sum(range(number - jokers, number))
+
+
+# ---------------------------------------------------------------------------------------------
+# How groups form: cached too
+Member = tuple[int, bool]  # (colour, real?) of a tile in a group
+Group = tuple[tuple[Member, ...], int]  # members and free jokers
+Partition = tuple[Group, ...]
+
+
+@lru_cache(maxsize=1 << 14)
+def _group_options(
+    group: tuple[tuple[int, int], ...],
+    spec: tuple[tuple[int, int, int], ...],
+    surplus_at_end: bool,
+) -> tuple[tuple[int, int, int, Partition], ...]:
+    """Ways to form groups from one number's tiles set aside for groups.
+
+    ``group`` holds (real tiles, held jokers) per colour; ``spec`` lists the table jokers a group
+    may free (see :func:`_group_spec`). Returns (free jokers added, jokers freed, room for
+    surplus jokers, a partition), one per distinct outcome. After the opening a group gets only
+    the jokers it needs; before it, any number up to four tiles.
+    """
+    if not any(real or held for real, held in group):
+        return ((0, 0, 0, ()),)
+    found: dict[tuple[int, int, int], Partition] = {}
+    for partition in _partitions(group):
+        if any(not any(real for _, real in members) for members in partition):
+            continue
+        need = sum(max(0, 3 - len(members)) for members in partition)
+        most = need if surplus_at_end else sum(4 - len(members) for members in partition)
+        room = _room_of((members, 0) for members in partition) if surplus_at_end else 0
+        freed = _freed_by(partition, spec)
+        for free in range(need, most + 1):
+            found.setdefault((free, freed, room), _with_jokers(partition, free))
+    return tuple((free, freed, room, p) for (free, freed, room), p in sorted(found.items()))
+
+
+def _room_of(groups: Iterable[tuple[tuple[Member, ...], int]]) -> int:
+    """Groups of three or fewer tiles (before jokers) end as threes: each takes one joker more."""
+    return sum(1 for members, _ in groups if len(members) <= 3)
+
+
+def _freed_by(
+    partition: Iterable[tuple[Member, ...]], spec: tuple[tuple[int, int, int], ...]
+) -> int:
+    freed = 0
+    for j, roles, mates in spec:
+        for members in partition:
+            colours = [colour for colour, real in members if real]
+            if any(roles >> c & 1 for c in colours) and any(mates >> c & 1 for c in colours):
+                freed |= 1 << j
+                break
+    return freed
+
+
+def _partitions(group: tuple[tuple[int, int], ...]) -> list[tuple[tuple[Member, ...], ...]]:
+    """Every way to spread the tiles over groups, one tile of a colour per group at most."""
+    layer: set[tuple[tuple[Member, ...], ...]] = {()}
+    for colour, (real, held) in enumerate(group):
+        count = real + held
+        if count == 0:
+            continue
+        following: set[tuple[tuple[Member, ...], ...]] = set()
+        for groups in layer:
+            for new in range(count + 1):
+                for targets in combinations(range(len(groups)), count - new):
+                    slots = list(targets) + list(range(len(groups), len(groups) + new))
+                    for reals in combinations(range(count), real):
+                        grown = [list(g) for g in groups] + [[] for _ in range(new)]
+                        for n, slot in enumerate(slots):
+                            grown[slot].append((colour, n in reals))
+                        following.add(tuple(sorted(tuple(g) for g in grown)))
+        layer = following
+    return sorted(layer)
+
+
+def _with_jokers(partition: tuple[tuple[Member, ...], ...], free: int) -> Partition:
+    """Hand ``free`` jokers to the groups: first to groups short of three, then to any."""
+    extra = [max(0, 3 - len(members)) for members in partition]
+    left = free - sum(extra)
+    for n, members in enumerate(partition):
+        add = min(left, 4 - len(members) - extra[n])
+        extra[n] += add
+        left -= add
+    return tuple((members, extra[n]) for n, members in enumerate(partition))
+
+
+# ---------------------------------------------------------------------------------------------
+# From the best final state back to melds
+
+
+@dataclass(slots=True)
+class _LiveRun:
+    code: int
+    built: _Built
+
+
+def _rebuild(
+    problem: _Problem, cells: Sequence[_Cell], history: Sequence[dict[_State, Back]], last: _State
+) -> list[_Built]:
+    """Replay the choices that led to ``last`` and write down the melds they make."""
+    steps: list[tuple[_State, CellChoice | GroupChoice, _State]] = []
+    state = last
+    for back in reversed(history):
+        previous, choice = back[state]
+        steps.append((previous, choice, state))
+        state = previous
+    steps.reverse()
+    melds: list[_Built] = []
+    live: list[list[_LiveRun]] = [[] for _ in COLOURS]
+    pending: list[list[Label]] = [[] for _ in COLOURS]
+    step_iter = iter(steps)
+    for cell in cells:
+        before, choice, after = next(step_iter)
+        option, held = choice
+        if not (isinstance(option, _CellOption) and isinstance(held, int)):
+            raise AssertionError("a cell step without a cell choice")
+        _replay_cell(problem, cell, before, after, option, held, live, pending, melds)
+        if cell.last_colour:
+            before, group_choice, _ = next(step_iter)
+            melds.extend(_replay_groups(problem, cell, before, group_choice, pending))
+            pending = [[] for _ in COLOURS]
+    melds.extend(run.built for runs in live for run in runs)
+    return melds
+
+
+def _replay_groups(
+    problem: _Problem,
+    cell: _Cell,
+    before: _State,
+    choice: CellChoice | GroupChoice,
+    pending: list[list[Label]],
+) -> Iterator[_Built]:
+    """The groups of one number. Where colours did not matter the programme saw them sorted, so
+    find the same outcome again for the actual colours."""
+    free, partition = choice
+    if isinstance(partition, int) or isinstance(free, _CellOption):
+        raise AssertionError("a group step without a partition")
+    if not cell.group_witness:
+        actual = tuple(
+            (sum(isinstance(x, Tile) for x in labels), sum(not isinstance(x, Tile) for x in labels))
+            for labels in pending
+        )
+        room = _room_of(partition) if problem.surplus_at_end else 0
+        partition = next(
+            p
+            for f, _, r, p in _group_options(actual, (), problem.surplus_at_end)
+            if f == free and r == room
+        )
+    for members, jokers in partition:
+        labels = [_take(pending[colour], real) for colour, real in members]
+        yield _Built(labels + [FREE_JOKER] * jokers, run=False)
+
+
+def _take(labels: list[Label], real: bool) -> Label:
+    for n, label in enumerate(labels):
+        if isinstance(label, Tile) == real:
+            return labels.pop(n)
+    raise AssertionError("a group member has no tile")
+
+
+def _replay_cell(
+    problem: _Problem,
+    cell: _Cell,
+    before: _State,
+    after: _State,
+    option: _CellOption,
+    held: int,
+    live: list[list[_LiveRun]],
+    pending: list[list[Label]],
+    melds: list[_Built],
+) -> None:
+    tile = Tile(COLOURS[cell.colour], cell.number)
+    real_bits = cell.real_bits & _live_bits(problem, before.held | before.freed)
+    held_jokers: list[Label] = [j for j in range(held.bit_length()) if held >> j & 1]
+    group_tiles: list[Label] = [tile] * option.group_real
+    pending[cell.colour] = group_tiles + held_jokers[: option.held_in_group]
+    in_runs = iter(held_jokers[option.held_in_group :])
+    runs = sorted(live[cell.colour], key=lambda run: run.code)
+    kept: list[_LiveRun] = []
+    for run, action in zip(runs, option.actions, strict=True):
+        if action >= END:
+            melds.append(_completed(run.built, action - END, cell.number - 1, problem.numbers))
+            continue
+        if action == WITH_REAL:
+            run.built.labels.append(tile)
+        elif action == WITH_HELD:
+            run.built.labels.append(next(in_runs))
+        else:
+            run.built.labels.append(FREE_JOKER)
+        run.code = _next_code(run.code, action, real_bits)
+        kept.append(run)
+    for real, before_it in option.starts:
+        first: Label = tile if real else next(in_runs)
+        labels: list[Label] = [FREE_JOKER] * before_it
+        built = _Built([*labels, first], run=True, start=cell.number - before_it)
+        kept.append(_LiveRun(_start_code(real, before_it, real_bits), built))
+    live[cell.colour] = kept
+    keep = _keep_mask(problem, after.held | after.freed)
+    for runs_of_colour in live:
+        for run in runs_of_colour:
+            run.code &= keep
+    assert tuple(sorted(run.code for run in kept)) == after.runs[cell.colour]
+
+
+def _completed(built: _Built, jokers: int, last: int, numbers: int) -> _Built:
+    """A run ending at ``last`` with ``jokers`` more: after it while they fit, else before it."""
+    after = min(jokers, numbers - last)
+    built.labels.extend([FREE_JOKER] * after)
+    before = jokers - after
+    built.labels[:0] = [FREE_JOKER] * before
+    built.start -= before
+    return built
+
+
+def _add_surplus(numbers: int, melds: list[_Built], surplus: int) -> None:
+    """Put surplus jokers where there is room: run ends first, then groups of three."""
+    for built in melds:
+        if surplus == 0:
+            return
+        if built.run:
+            fit_after = numbers - (built.start + len(built.labels) - 1)
+            add = min(surplus, fit_after)
+            built.labels.extend([FREE_JOKER] * add)
+            surplus -= add
+            add = min(surplus, built.start - 1)
+            built.labels[:0] = [FREE_JOKER] * add
+            built.start -= add
+            surplus -= add
+        elif len(built.labels) == 3:
+            built.labels.append(FREE_JOKER)
+            surplus -= 1
+    assert surplus == 0, "the programme counted room that is not there"
+
+
+# ---------------------------------------------------------------------------------------------
+# From labels to tile ids
+def _assign_ids(
+    rules: Rules,
+    kinds: Sequence[Tile],
+    table: Sequence[Sequence[int]],
+    rack: Sequence[int],
+    melds: Sequence[_Built],
+    initial_meld_done: bool,
+) -> tuple[tuple[int, ...], ...]:
+    """Give each labelled place a physical tile; a freed joker's mate goes beside its freer."""
+    sources = [i for meld in table for i in meld] if initial_meld_done else []
+    sources += list(rack)
+    pools: dict[Tile, list[int]] = {}
+    for i in sources:
+        pools.setdefault(kinds[i], []).append(i)
+    rack_set = set(rack)
+    table_jokers = [i for i in sources if kinds[i].is_joker and i not in rack_set]
+    held = {x for meld in melds for x in meld.labels if isinstance(x, int) and x >= 0}
+    free = [i for j, i in enumerate(table_jokers) if j not in held]
+    free += [i for i in rack if kinds[i].is_joker]
+    result: list[list[int]] = []
+    for meld in melds:
+        ids = []
+        for label in _written(meld):
+            if isinstance(label, Tile):
+                ids.append(pools[label].pop(0))
+            elif label == FREE_JOKER:
+                ids.append(free.pop(0))
+            else:
+                ids.append(table_jokers[label])
+        result.append(ids)
+    if initial_meld_done:
+        _seat_mates(rules, kinds, table, result, held)
+    return tuple(tuple(meld) for meld in result)
+
+
+def _written(built: _Built) -> list[Label]:
+    """A run stays in number order; a group is written real tiles first, then jokers."""
+    if built.run:
+        return built.labels
+    return sorted(built.labels, key=lambda label: not isinstance(label, Tile))
+
+
+def _seat_mates(
+    rules: Rules,
+    kinds: Sequence[Tile],
+    table: Sequence[Sequence[int]],
+    after: list[list[int]],
+    held: set[int],
+) -> None:
+    """Swap copies of a kind so each freed table joker has an old meld-mate beside its freer.
+
+    The programme frees a joker when some meld holds a real tile the joker stood for and a real
+    tile of the kind of one of its old mates; that tile may be another copy, so put the mate
+    itself there (same kind, so every meld stays as valid).
+    """
+    j = -1
+    for meld in table:
+        tiles = [kinds[i] for i in meld]
+        found = readings(tiles, rules.max_number)
+        for pos, tile_id in enumerate(meld):
+            if not kinds[tile_id].is_joker:
+                continue
+            j += 1
+            if j in held:
+                continue
+            roles = frozenset().union(*(r.roles[pos] for r in found))
+            mates = [i for i in meld if i != tile_id]
+            if _is_replaced(kinds, after, roles, mates):
+                continue
+            _move_mate_beside(kinds, after, roles, [i for i in mates if not kinds[i].is_joker])
+
+
+def _is_replaced(
+    kinds: Sequence[Tile], after: Sequence[Sequence[int]], roles: frozenset[Tile], mates: list[int]
+) -> bool:
+    mate_set = set(mates)
+    return any(
+        mate_set.intersection(meld) and any(kinds[i] in roles for i in meld) for meld in after
+    )
+
+
+def _move_mate_beside(
+    kinds: Sequence[Tile], after: list[list[int]], roles: frozenset[Tile], mates: list[int]
+) -> None:
+    where = {tile_id: (m, p) for m, meld in enumerate(after) for p, tile_id in enumerate(meld)}
+    for meld_index, meld in enumerate(after):
+        if not any(kinds[i] in roles for i in meld):
+            continue
+        for pos, tile_id in enumerate(meld):
+            for mate in mates:
+                if kinds[mate] == kinds[tile_id]:
+                    other_meld, other_pos = where[mate]
+                    after[other_meld][other_pos] = tile_id
+                    after[meld_index][pos] = mate
+                    return
