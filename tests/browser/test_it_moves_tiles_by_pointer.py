@@ -136,3 +136,12 @@ def test_it_swipe_selects_and_lifts_the_held_tiles_above_the_finger(
     settle(page)
     assert table_codes(page)[-1] == ["K8", "K9", "K10"]
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_it_lets_spectators_watch_without_touching(new_page: Any, harness: str) -> None:
+    page = open_board(new_page, harness, "?scenario=midgame&spectator=1&botDelay=600000")
+    assert page.locator(".rm-rack").is_hidden()
+    assert page.locator(".rm-controls").is_hidden()
+    drag(page, tile(page, "red 6", ".rm-table"), empty_table_spot(page))
+    assert table_codes(page)[0] == ["R3", "R4", "R5", "R6"]
+    assert page.locator(".rm-player").count() == 3
