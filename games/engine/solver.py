@@ -127,6 +127,12 @@ class _Problem:
     def most_free(self) -> int:
         return self.rack_jokers + self.freeable.bit_count()
 
+    @property
+    def room_cap(self) -> int:
+        """Room is counted up to here: enough for every free joker, even after runs that reach
+        the last number take the jokers they need from the room before them."""
+        return 2 * self.most_free
+
     def free_left(self, free: int, held: int) -> int:
         """Free jokers still to place: rack jokers and freeable table jokers not held."""
         return self.rack_jokers + (self.freeable & ~held).bit_count() - free
@@ -449,13 +455,13 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
 
 
 def _melds_of(problem: _Problem, cells: Sequence[_Cell], found: Found) -> list[_Built]:
-    _, surplus, state, history = found
+    _, ending, state, history = found
     melds = _rebuild(problem, cells, history, state)
-    _add_surplus(problem.numbers, melds, surplus)
+    _add_surplus(problem.numbers, melds, ending.surplus)
     return melds
 
 
-Found = tuple[int, int, _State, list[dict[_State, "Back"]]]
+Found = tuple[int, "_Ending", _State, list[dict[_State, "Back"]]]
 
 
 def _search(
@@ -463,7 +469,7 @@ def _search(
 ) -> Found | None:
     """Run the programme; keep states whose bound reaches ``floor`` (the best ``width`` only).
 
-    Returns the best total score, its surplus jokers, its final state and the back pointers.
+    Returns the best total score, how it ends, its final state and the back pointers.
     """
     layer: dict[_State, int] = {_State(((),) * COLOUR_COUNT): 0}
     history: list[dict[_State, Back]] = []
@@ -477,15 +483,15 @@ def _search(
             history.append(back)
         if width is not None and len(layer) > width:
             layer = dict(heapq.nlargest(width, layer.items(), key=_beam_rank))
-    best: tuple[int, int, _State] | None = None
+    best: tuple[int, _Ending, _State] | None = None
     for state, score in layer.items():
-        surplus = _surplus(problem, state)
-        if surplus is None:
+        ending = _ending(problem, state)
+        if ending is None:
             continue
         unheld = len(problem.table_jokers) - state.held.bit_count()
-        total = score + (surplus - unheld) * JOKER_SCORE
+        total = score + (ending.needed + ending.surplus - unheld) * JOKER_SCORE
         if total >= floor and (best is None or total > best[0]):
-            best = (total, surplus, state)
+            best = (total, ending, state)
     if best is None:
         return None
     return (*best, history)
@@ -540,17 +546,35 @@ def _could_meld(problem: _Problem, colour: int, number: int, jokers: int) -> boo
     return others + jokers >= 2
 
 
-def _surplus(problem: _Problem, state: _State) -> int | None:
-    """How many surplus jokers a finished state adds; ``None`` if the state is unfinished."""
-    if any(run & STATUS != COMPLETE for runs in state.runs for run in runs):
-        return None
+@dataclass(frozen=True, slots=True)
+class _Ending:
+    """How a finished state ends: jokers completing runs that reach the last number (placed
+    before them), and surplus jokers."""
+
+    needed: int
+    surplus: int
+
+
+def _ending(problem: _Problem, state: _State) -> _Ending | None:
+    """How a state after the last cell ends; ``None`` if it cannot."""
     if (state.held | state.freed) != problem.all_table_jokers or state.value < problem.threshold:
         return None
-    surplus = min(problem.free_left(state.free, state.held), state.room)
-    unheld = len(problem.table_jokers) - state.held.bit_count()
-    if state.free + surplus < unheld:
+    needed = 0
+    for runs in state.runs:
+        for run in runs:
+            if run & (REAL | GAP) != REAL:
+                return None
+            needed += LENGTH - (run & LENGTH)
+    if needed and (
+        not problem.surplus_at_end or needed > problem.needed_left(state.free, state.held)
+    ):
         return None
-    return surplus
+    free = state.free + needed
+    surplus = min(problem.free_left(free, state.held), state.room - needed)
+    unheld = len(problem.table_jokers) - state.held.bit_count()
+    if free + surplus < unheld:
+        return None
+    return _Ending(needed, surplus)
 
 
 def _cell_step(
@@ -596,7 +620,7 @@ def _undominated(problem: _Problem, layer: dict[_State, int], colour: int) -> di
     room for every joker it holds back (or both used the same number).
     """
     buckets: dict[_State, list[tuple[int, int, _State]]] = {}
-    roomy = problem.most_free
+    roomy = problem.room_cap
     for state, score in layer.items():
         runs = state.runs
         saturated = state.room >= roomy
@@ -690,7 +714,7 @@ def _after_cell(
     if problem.threshold:
         value = min(problem.threshold, value + option.value)
     else:
-        room = min(problem.most_free, room + option.room)
+        room = min(problem.room_cap, room + option.room)
     group = state.group
     if option.group_real or option.held_in_group:
         member = (option.group_real, option.held_in_group)
@@ -751,7 +775,7 @@ def _group_step(
                 tiles = sum(real + held for real, held in state.group) + free
                 value = min(problem.threshold, value + tiles * cell.number)
             else:
-                new_room = min(problem.most_free, new_room + room)
+                new_room = min(problem.room_cap, new_room + room)
             new = _State(
                 state.runs,
                 state.free + free,
@@ -1044,7 +1068,10 @@ def _rebuild(
             before, group_choice, _ = next(step_iter)
             melds.extend(_replay_groups(problem, cell, before, group_choice, pending))
             pending = [[] for _ in COLOURS]
-    melds.extend(run.built for runs in live for run in runs)
+    for runs in live:
+        for run in runs:
+            jokers = LENGTH - (run.code & LENGTH)
+            melds.append(_completed(run.built, jokers, problem.numbers, problem.numbers))
     return melds
 
 
