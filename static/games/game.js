@@ -270,6 +270,12 @@ function bindSettings(root, ui, settings) {
       applySettings(root, settings);
     });
   }
+  document.addEventListener("pointerdown", (e) => {
+    if (!panel.hidden && !panel.contains(e.target) && !ui.el.gear.contains(e.target)) {
+      panel.hidden = true;
+      ui.el.gear.setAttribute("aria-expanded", "false");
+    }
+  });
   ui.el.gear.addEventListener("click", () => {
     const open = panel.hidden;
     panel.hidden = !open;
