@@ -100,7 +100,10 @@ def channel_layers_from_env(env: Mapping[str, str]) -> dict[str, Any]:
                 # channels-redis drops messages silently past `capacity` (default 100, shared by
                 # every socket of the process) and its default pool of 100 connections closed
                 # sockets under load: both raised well past what one process serves.
-                "hosts": [{"address": url, "max_connections": 5000}],
+                # redis-py 8 reads with a 5 s socket timeout by default, which races the layer's
+                # 5 s blocking BZPOPMIN: an idle socket's consumer then dies with "Timeout reading"
+                # (channels_redis#422). No read timeout, as with redis-py 7.
+                "hosts": [{"address": url, "max_connections": 5000, "socket_timeout": None}],
                 "capacity": 5000,
             },
         }
