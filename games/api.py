@@ -64,6 +64,24 @@ def game_events(request: HttpRequest, gid: str) -> JsonResponse:
     return JsonResponse(services.events_after(get_game(gid), viewer_of(request), after))
 
 
+@require_GET
+@json_errors
+def game_hint(request: HttpRequest, gid: str) -> JsonResponse:
+    """The solver's best play for the asking seat: Sandbox and bot practice only."""
+    from .review import best_play, hints_allowed
+
+    game = get_game(gid)
+    seat = services.seat_of(game, viewer_of(request))
+    if seat is None:
+        raise ServiceError(403, "not_a_player", "You are not playing in this game.")
+    if not hints_allowed(game):
+        raise ServiceError(403, "hints_off", "Hints are for Sandbox and practice against bots.")
+    state = services.load_state(game)
+    if state is None or state.finished:
+        raise ServiceError(409, "not_playing", "This game is not being played now.")
+    return JsonResponse({"seq": game.seq, **best_play(state, seat.index)})
+
+
 @require_POST
 @json_errors
 def game_action(request: HttpRequest, gid: str, action: str) -> JsonResponse:

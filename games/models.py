@@ -45,6 +45,7 @@ class Game(models.Model):
     commitment = models.CharField(max_length=64, blank=True)
     state = models.JSONField(null=True, blank=True, help_text="cached engine state")
     seq = models.PositiveIntegerField(default=0, help_text="seq of the last event applied")
+    review = models.JSONField(null=True, blank=True, help_text="post-game review, once made")
     turn_number = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(

@@ -16,5 +16,6 @@ urlpatterns = [
     path("api/join/<str:token>", api.join, name="api_join"),
     path("api/games/<str:gid>/", api.game_detail, name="api_game"),
     path("api/games/<str:gid>/events", api.game_events, name="api_events"),
+    path("api/games/<str:gid>/hint", api.game_hint, name="api_hint"),
     path("api/games/<str:gid>/<str:action>", api.game_action, name="api_action"),
 ]

@@ -19,6 +19,7 @@ from .identity import become_guest, viewer_of
 from .models import Game, Mode, Seat, Status
 from .modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, LIVE_CLOCKS
 from .replay import replay_steps
+from .review import hints_allowed, review
 from .services import ServiceError
 
 
@@ -128,6 +129,7 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
         "api": f"/api/games/{gid}/",
         "ws": f"/ws/games/{gid}/",
         "csrf": get_token(request),
+        "hints": hints_allowed(game),
     }
     return render(request, "games/game.html", {"game": game, "bootstrap": bootstrap})
 
@@ -137,6 +139,18 @@ def replay_page(request: HttpRequest, gid: str) -> HttpResponse:
     if game.status == Status.WAITING:
         raise Http404("The game has not started.")
     steps = replay_steps(game)
+    if game.status == Status.FINISHED:
+        if game.review is None:
+            game.review = review(game)
+            game.save(update_fields=["review"])
+        notes = {row["seq"]: row for row in game.review}
+        for step in steps:
+            row = notes.get(step["seq"])
+            if row and row["missed"]:
+                step["review"] = (
+                    f"{row['name']} laid {row['played']}; the best play laid {row['best']} "
+                    f"({row['missed']} more): " + "  ".join(" ".join(m) for m in row["best_table"])
+                )
     return render(request, "games/replay.html", {"game": game, "steps": steps})
 
 

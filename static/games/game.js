@@ -98,6 +98,30 @@ export function start(root, boot) {
       after();
       ui.announce(kind === "number" ? "Rack sorted by number." : "Rack sorted by colour.");
     },
+    async hint() {
+      if (!boot.hints || board.seat === null) return;
+      const answer = await fetch(`${boot.api}hint`, { credentials: "same-origin" });
+      const data = await answer.json().catch(() => ({}));
+      if (!answer.ok) return act.refuse(data.message || "No hint now.");
+      if (!data.tiles_played) {
+        board.hint = null;
+        ui.say("Hint: there is no play from this rack; draw a tile.");
+        return ui.render();
+      }
+      const played = new Set(data.played);
+      const targets = data.table.filter((meld) => meld.some((id) => played.has(id)));
+      const touched = new Set(targets.flat());
+      const melds = new Set();
+      board.table.forEach((meld, i) => {
+        if (meld.some((id) => touched.has(id))) melds.add(i);
+      });
+      board.hint = { tiles: played, melds };
+      const words = targets.map((meld) => meld.map((id) => board.codes[id]).join(" "));
+      ui.say(`Hint: lay ${data.tiles_played} tile${data.tiles_played > 1 ? "s" : ""}, making ${words.join(" · ")}.`, "hint");
+      ui.announce(`Hint: ${describe(data.played)}.`);
+      sounds.play("tick");
+      ui.render();
+    },
     async draw() {
       if (!board.myTurn || ui.busy) return act.refuse(board.myTurn ? "" : "It is not your turn.");
       if (board.dirty) return act.refuse("Undo your changes to the table before drawing.");
@@ -162,7 +186,10 @@ export function start(root, boot) {
       ui.announce("Your turn.");
       sounds.play("tick");
     }
-    if (turnMoved) warned = false;
+    if (turnMoved) {
+      warned = false;
+      board.hint = null;
+    }
     ui.render();
   }
 
@@ -199,6 +226,7 @@ export function start(root, boot) {
       new: act.newMeld,
       draw: act.draw,
       end: act.endTurn,
+      hint: act.hint,
     }[btn.dataset.act];
     run?.();
   });
@@ -231,6 +259,7 @@ export function start(root, boot) {
   const fitPage = () => root.style.setProperty("--above", `${root.getBoundingClientRect().top + scrollY}px`);
   fitPage();
   addEventListener("resize", fitPage);
+  ui.buttons.hint.hidden = !boot.hints || seat === null;
   board.applyView(boot.view, boot.status);
   ui.render();
   setInterval(tick, 250);

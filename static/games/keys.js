@@ -19,6 +19,7 @@ export function installKeys({ root, board, ui, act, orderedSelection }) {
     else if (key === "1") act.sort("colour");
     else if (key === "2") act.sort("number");
     else if (key === "n") act.newMeld();
+    else if (key === "h") act.hint();
     else if (key === "Escape") {
       board.selection.clear();
       act.selected();

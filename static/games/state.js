@@ -26,6 +26,7 @@ export class Board {
     this.selection = new Set();
     this.seen = null; // the table just after this seat's last turn: what changed since
     this.fresh = new Set(); // rack tiles drawn since the last look
+    this.hint = null; // {tiles, melds} of the last "show me a play"
     this.notice = null;
   }
 

@@ -56,6 +56,7 @@ const SKELETON = `
   <button type="button" class="rm-btn" data-act="undo" title="Undo one step (Z)" aria-keyshortcuts="Z"><span class="rm-ic" aria-hidden="true">↶</span> Undo</button>
   <button type="button" class="rm-btn" data-act="reset" title="Reset the turn (R)" aria-keyshortcuts="R"><span class="rm-ic" aria-hidden="true">⟲</span> Reset</button>
   <button type="button" class="rm-btn" data-act="new" title="Put the picked tiles in a new meld (N)" aria-keyshortcuts="N"><span class="rm-ic" aria-hidden="true">+</span> Meld</button>
+  <button type="button" class="rm-btn rm-hint-btn" data-act="hint" title="Show me a play (H)" aria-keyshortcuts="H" hidden><span class="rm-ic" aria-hidden="true">?</span> Hint</button>
   <button type="button" class="rm-btn" data-act="draw" title="Draw a tile and end the turn (D)" aria-keyshortcuts="D"><span class="rm-ic" aria-hidden="true">⬇</span> <span class="rm-draw-label">Draw</span></button>
   <button type="button" class="rm-btn rm-primary" data-act="end" title="End the turn (Space)" aria-keyshortcuts="Space">
     <svg class="rm-clock" viewBox="0 0 36 36" aria-hidden="true"><circle class="rm-clock-bg" cx="18" cy="18" r="15"/><circle class="rm-clock-arc" cx="18" cy="18" r="15" pathLength="100"/></svg>
@@ -177,7 +178,9 @@ export class Ui {
       el.classList.toggle("chg-moved", marks.get(id) === "moved");
       el.classList.toggle("fresh", b.fresh.has(id));
       el.classList.toggle("locked", !b.canPick(id));
+      el.classList.toggle("hinted", !!b.hint?.tiles.has(id));
     }
+    [...melds.children].forEach((m, i) => m.classList.toggle("hint-target", !!b.hint?.melds.has(i)));
     for (const [id, el] of this.tiles) if (!b.locate(id)) el.remove();
     this.fit();
     this.animate(before);
@@ -420,7 +423,7 @@ export class Ui {
     m.textContent = text || "";
     m.dataset.kind = kind;
     clearTimeout(this.sayTimer);
-    if (text && kind !== "error") this.sayTimer = setTimeout(() => (m.textContent = ""), 6000);
+    if (text && kind === "info") this.sayTimer = setTimeout(() => (m.textContent = ""), 6000);
   }
 
   announce(text) {

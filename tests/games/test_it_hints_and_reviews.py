@@ -1,0 +1,83 @@
+"""The solver at the table: hints only where they are allowed, and the post-game review."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import services
+from games.engine.state import state_from_record
+from games.engine.turn import check_turn
+from games.models import Game
+
+from .conftest import client_for, key, post, viewer
+
+pytestmark = pytest.mark.django_db
+
+
+def sandbox_duel(alice: Any, bob: Any, seed: str = "ab" * 32) -> Game:
+    game = services.create_game(viewer(alice), {"mode": "sandbox", "players": 2})
+    Game.objects.filter(pk=game.pk).update(seed=seed)  # a fixed deal, so the test is exact
+    services.join_game(viewer(bob), game.seats.get(index=1).invite_token)
+    return Game.objects.get(pk=game.pk)
+
+
+def test_a_hint_is_the_solvers_legal_best_play(alice: Any, bob: Any) -> None:
+    game = sandbox_duel(alice, bob)
+    state = state_from_record(game.state)
+    for seat, user in enumerate((alice, bob)):
+        answer = client_for(user).get(f"/api/games/{game.public_id}/hint")
+        assert answer.status_code == 200
+        hint = answer.json()
+        assert hint["seq"] == game.seq
+        if hint["tiles_played"]:
+            result = check_turn(
+                state.rules, state.kinds, state.table, state.racks[seat], hint["table"], False
+            )
+            assert sorted(result.played) == sorted(hint["played"])
+            assert set(hint["played"]) <= set(state.racks[seat])
+        else:
+            assert hint["table"] is None
+
+
+def test_hints_are_off_against_people_and_for_outsiders(
+    duel: Game, alice: Any, outsider: Any
+) -> None:
+    answer = client_for(alice).get(f"/api/games/{duel.public_id}/hint")
+    assert answer.status_code == 403 and answer.json()["error"] == "hints_off"
+    answer = client_for(outsider).get(f"/api/games/{duel.public_id}/hint")
+    assert answer.status_code == 403 and answer.json()["error"] == "not_a_player"
+
+
+def test_practice_against_bots_allows_hints(alice: Any) -> None:
+    game = services.create_game(
+        viewer(alice), {"mode": "parlor", "players": 2, "seats": ["bot:beginner"]}
+    )
+    assert client_for(alice).get(f"/api/games/{game.public_id}/hint").status_code == 200
+
+
+def test_a_finished_game_is_reviewed_turn_by_turn(alice: Any, bob: Any) -> None:
+    game = sandbox_duel(alice, bob)
+    users = [alice, bob]
+    for _ in range(6):
+        game.refresh_from_db()
+        seat = state_from_record(game.state).turn
+        post(
+            client_for(users[seat]),
+            f"/api/games/{game.public_id}/draw",
+            {"expected_seq": game.seq, "key": key()},
+        )
+    game.refresh_from_db()
+    post(
+        client_for(alice),
+        f"/api/games/{game.public_id}/resign",
+        {"expected_seq": game.seq, "key": key()},
+    )
+    page = client_for(alice).get(f"/g/{game.public_id}/replay/")
+    assert page.status_code == 200
+    game.refresh_from_db()
+    assert len(game.review) == 6
+    assert all(row["played"] == 0 and row["missed"] == row["best"] for row in game.review)
+    assert any(row["missed"] for row in game.review)
+    assert "the best play laid" in page.content.decode()
