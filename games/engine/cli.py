@@ -13,9 +13,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from .errors import IllegalMove, InvalidInput
-from .melds import check_meld
+from .melds import check_meld, meld_error
 from .rules import Rules
-from .tiles import parse_tiles
+from .tiles import Tile, parse_tiles
+from .turn import check_set_counts as _check_counts
 
 USAGE = "usage: python -m games.engine {meld TILE... | check-turn | solve | replay} (JSON on stdin)"
 
@@ -64,12 +65,53 @@ def cmd_check_turn(_args: Sequence[str], stdin: TextIO) -> Any:
 
 
 def cmd_solve(_args: Sequence[str], stdin: TextIO) -> Any:
-    from .solver import solve_position
-
     data = _read_json(stdin)
     if isinstance(data, list):
         return [solve_position(item) for item in data]
     return solve_position(data)
+
+
+def solve_position(data: object) -> dict[str, Any]:
+    """The best play for one position of DESIGN.md's ``solve`` command.
+
+    The table is a list of melds, or a flat list of codes: loose tiles are first arranged
+    into melds by the solver itself (a table joker then stands for what it stands for in that
+    arrangement).
+    """
+    from .solver import solve
+    from .turn import parse_position_tiles
+
+    rules = Rules.from_dict(_field(data, "rules", (str, dict), "classic"))
+    raw_table = _field(data, "table", list, [])
+    rack = parse_position_tiles(rules, _field(data, "rack", list))
+    done = _field(data, "initial_meld_done", bool, True)
+    if all(isinstance(item, str) for item in raw_table):
+        table = _arrange(rules, parse_position_tiles(rules, raw_table))
+    else:
+        table = [parse_position_tiles(rules, meld) for meld in raw_table]
+        for meld in table:
+            error = meld_error(meld, rules.max_number)
+            if error is not None:
+                raise InvalidInput(f"table: {error}")
+    _check_counts(rules, [t for meld in table for t in meld] + rack)
+    best = solve(rules, table, rack, done)
+    return {
+        "tiles_played": best.tiles_played,
+        "value_played": best.value_played,
+        "played": [str(tile) for tile in best.played],
+        "melds": [[str(tile) for tile in meld] for meld in best.melds],
+    }
+
+
+def _arrange(rules: Rules, tiles: list[Tile]) -> list[list[Tile]]:
+    from .solver import solve
+
+    if not tiles:
+        return []
+    arranged = solve(rules, [], tiles, True)
+    if arranged.tiles_played != len(tiles):
+        raise InvalidInput("table: its tiles cannot all stand in valid melds")
+    return [list(meld) for meld in arranged.melds]
 
 
 def cmd_replay(_args: Sequence[str], stdin: TextIO) -> Any:

@@ -213,11 +213,11 @@ def check_turn_codes(
     meld it resembles most, and jokers are tried in every arrangement, so a turn is legal if
     some reading of the codes as physical tiles is legal.
     """
-    before = [_parse_codes(rules, meld) for meld in table_before]
-    rack_tiles = _parse_codes(rules, rack)
-    after = [_parse_codes(rules, meld) for meld in table_after]
+    before = [parse_position_tiles(rules, meld) for meld in table_before]
+    rack_tiles = parse_position_tiles(rules, rack)
+    after = [parse_position_tiles(rules, meld) for meld in table_after]
     kinds = [t for meld in before for t in meld] + rack_tiles
-    _check_set_counts(rules, kinds)
+    check_set_counts(rules, kinds)
     before_ids: list[list[int]] = []
     for meld in before:
         start = sum(len(m) for m in before_ids)
@@ -238,7 +238,7 @@ def check_turn_codes(
     raise result
 
 
-def _parse_codes(rules: Rules, codes: object) -> list[Tile]:
+def parse_position_tiles(rules: Rules, codes: object) -> list[Tile]:
     if not isinstance(codes, list | tuple) or not all(isinstance(c, str) for c in codes):
         raise InvalidInput("a meld or rack must be a list of tile codes")
     tiles = [Tile.parse(code) for code in codes]
@@ -248,7 +248,7 @@ def _parse_codes(rules: Rules, codes: object) -> list[Tile]:
     return tiles
 
 
-def _check_set_counts(rules: Rules, kinds: Sequence[Tile]) -> None:
+def check_set_counts(rules: Rules, kinds: Sequence[Tile]) -> None:
     for tile, count in Counter(kinds).items():
         limit = rules.tile_set.jokers if tile.is_joker else rules.tile_set.copies
         if count > limit:

@@ -115,3 +115,47 @@ def test_the_module_runs_as_a_program() -> None:
         check=False,
     )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr + bad.stdout
+
+
+def test_solve_answers_one_position_or_a_list() -> None:
+    position = {
+        "rules": "classic",
+        "table": [["R4", "R5", "R6"]],
+        "rack": ["R7", "K7", "B7", "Y7", "K1"],
+        "initial_meld_done": True,
+    }
+    code, best = run(["solve"], json.dumps(position))
+    assert code == 0
+    assert (best["tiles_played"], best["value_played"]) == (4, 28)
+    assert sorted(best["played"]) == ["B7", "K7", "R7", "Y7"]
+    assert sorted(map(sorted, best["melds"])) == [["B7", "K7", "Y7"], ["R4", "R5", "R6", "R7"]]
+    opening = {
+        "rules": "rush",
+        "table": [],
+        "rack": ["R6", "R7", "R8", "K1"],
+        "initial_meld_done": False,
+    }
+    code, both = run(["solve"], json.dumps([position, opening]))
+    assert code == 0 and [b["tiles_played"] for b in both] == [4, 3]
+
+
+def test_solve_arranges_a_flat_table_first() -> None:
+    position = {"table": ["R4", "R5", "R6", "J"], "rack": ["K9", "Y9", "R7"]}
+    code, best = run(["solve"], json.dumps(position))
+    assert code == 0 and best["tiles_played"] == 3
+    assert sum(len(m) for m in best["melds"]) == 7
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        {"table": ["R4", "K5", "B6"], "rack": ["R1"]},
+        {"table": [["R4", "K5", "B6"]], "rack": ["R1"]},
+        {"table": [], "rack": ["R1", "R1", "R1"]},
+        {"table": [], "rack": "R1"},
+        {"rules": "rush", "table": [], "rack": ["R10"]},
+    ],
+)
+def test_solve_refuses_impossible_positions(position: dict[str, Any]) -> None:
+    code, result = run(["solve"], json.dumps(position))
+    assert code == 2 and result["error"]
