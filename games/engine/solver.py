@@ -235,6 +235,7 @@ def solve_ids(
     table and passes ``check_turn``: table jokers keep their ids, a held joker stands where its
     old tile would, and a freed joker's old meld-mate sits beside the real tile that freed it.
     """
+    _trim_caches()
     if not initial_meld_done:
         problem = _opening_problem(rules, kinds, rack)
     else:
@@ -347,10 +348,12 @@ class _Cell:
     real_bits: int  # ROLE/MATE bits a real tile of this cell adds to its run
     last_colour: bool
     group_witness: bool  # a group at this number could free a table joker
+    counted: bool = False  # its rack tiles could meld, so the bound counts them
 
 
 def _cells(problem: _Problem) -> list[_Cell]:
     freeable_bits = _live_bits(problem, ~problem.freeable)
+    jokers = problem.rack_jokers + len(problem.table_jokers)
     cells = []
     for number in range(1, problem.numbers + 1):
         witness = bool(problem.freeable) and bool(_group_spec(problem, number, problem.freeable))
@@ -375,6 +378,8 @@ def _cells(problem: _Problem) -> list[_Cell]:
                     real_bits=real_bits & freeable_bits,
                     last_colour=colour == COLOUR_COUNT - 1,
                     group_witness=witness,
+                    counted=bool(problem.may[colour][number])
+                    and _could_meld(problem, colour, number, jokers),
                 )
             )
     return cells
@@ -421,60 +426,74 @@ def _keep_mask(problem: _Problem, settled: int) -> int:
 
 CellChoice = tuple["_CellOption", int]  # the option and the table jokers it holds
 GroupChoice = tuple[int, "Partition"]  # free jokers added and the groups formed
-Back = tuple[_State, CellChoice | GroupChoice]
+Back = tuple[int, CellChoice | GroupChoice]  # the packed state before, and the choice
 
 
 BEAM_WIDTH = 64
+WIDE_BEAM_WIDTH = 512
 
 
 def _best_melds(problem: _Problem) -> list[_Built] | None:
     """The best final table as labelled melds, or ``None`` when no play beats playing nothing.
 
     Branch and bound. A play that puts down every rack tile that could be in a meld at all (and
-    every rack joker) is optimal. Free jokers placed where a meld needs them multiply the states,
-    so exact passes first look for such a play with none or one of them (jokers still go down as
-    surplus). Failing that, a narrow beam (the same steps, only the best states kept) finds a
-    good play, and the exact pass looks only for strictly better ones: it drops every state
-    that, even playing every rack tile still to come, could not beat it.
+    every rack joker) is optimal. A narrow beam (the same steps, only the best states kept) that
+    keeps only states still able to do so often finds one; an exact pass doing the same with
+    free jokers placed only as surplus (jokers placed where a meld needs them multiply the
+    states) finds more. Failing that, a beam finds a good play (the best, if it never had to
+    cut), and the exact pass looks only for strictly better plays: it drops every state that,
+    even playing every rack tile still to come, could not beat the beam's.
     """
     cells = _cells(problem)
     future = _future_gains(problem, cells)
     most = future[0] + problem.rack_jokers * JOKER_SCORE
     if most <= 0:
         return None
-    if problem.surplus_at_end:
-        for cap in range(min(2, problem.most_free)):
-            capped = replace(problem, needed_cap=cap)
-            found = _search(capped, cells, future, floor=most, width=None)
-            if found is not None:
-                return _melds_of(capped, cells, found)
+    found = _search(problem, cells, future, floor=most, width=BEAM_WIDTH)
+    if found is not None:
+        return _melds_of(problem, cells, found)
+    capped = replace(problem, needed_cap=0) if problem.surplus_at_end else problem
+    found = _search(capped, cells, future, floor=most, width=None)
+    if found is not None:
+        return _melds_of(capped, cells, found)
     guess = _search(problem, cells, future, floor=1, width=BEAM_WIDTH)
-    floor = guess[0] + 1 if guess is not None else 1
+    if guess is not None and (guess.exact or guess.score == most):
+        return _melds_of(problem, cells, guess)
+    if guess is None:
+        guess = _search(problem, cells, future, floor=1, width=WIDE_BEAM_WIDTH)
+    floor = guess.score + 1 if guess is not None else 1
     found = _search(problem, cells, future, floor=floor, width=None) or guess
     return _melds_of(problem, cells, found) if found is not None else None
 
 
-def _melds_of(problem: _Problem, cells: Sequence[_Cell], found: Found) -> list[_Built]:
-    _, ending, state, history = found
-    melds = _rebuild(problem, cells, history, state)
-    _add_surplus(problem.numbers, melds, ending.surplus)
+def _melds_of(problem: _Problem, cells: Sequence[_Cell], found: _Found) -> list[_Built]:
+    melds = _rebuild(problem, cells, found.history, found.state)
+    _add_surplus(problem.numbers, melds, found.ending.surplus)
     return melds
 
 
-Found = tuple[int, "_Ending", _State, list[dict[_State, "Back"]]]
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """The best play a pass found: its score, how it ends, its final packed state, the back
+    pointers to rebuild it, and whether the pass was exact (no beam ever cut a layer)."""
+
+    score: int
+    ending: _Ending
+    state: int
+    history: list[dict[int, Back]]
+    exact: bool
 
 
 def _search(
     problem: _Problem, cells: Sequence[_Cell], future: Sequence[int], floor: int, width: int | None
-) -> Found | None:
-    """Run the programme; keep states whose bound reaches ``floor`` (the best ``width`` only).
-
-    Returns the best total score, how it ends, its final state and the back pointers.
-    """
-    layer: dict[_State, int] = {_State(((),) * COLOUR_COUNT): 0}
-    history: list[dict[_State, Back]] = []
+) -> _Found | None:
+    """Run the programme; keep states whose bound reaches ``floor`` (the best ``width`` only)."""
+    layer: dict[int, int] = {_pack(_State(((),) * COLOUR_COUNT)): 0}
+    history: list[dict[int, Back]] = []
+    exact = True
     for index, cell in enumerate(cells):
-        bound = _Bound(floor, future[index + 1] + problem.rack_jokers * JOKER_SCORE)
+        jokers = problem.rack_jokers * JOKER_SCORE
+        bound = _Bound(floor, future[index + 1] + jokers, future[index] + jokers)
         layer, back = _cell_step(problem, cell, layer, bound)
         layer = _undominated(problem, layer, cell.colour)
         history.append(back)
@@ -483,24 +502,34 @@ def _search(
             history.append(back)
         if width is not None and len(layer) > width:
             layer = dict(heapq.nlargest(width, layer.items(), key=_beam_rank))
-    best: tuple[int, _Ending, _State] | None = None
-    for state, score in layer.items():
+            exact = False
+    best: tuple[int, _Ending, int] | None = None
+    for key, score in layer.items():
+        state = _unpack(key)
         ending = _ending(problem, state)
         if ending is None:
             continue
         unheld = len(problem.table_jokers) - state.held.bit_count()
         total = score + (ending.needed + ending.surplus - unheld) * JOKER_SCORE
         if total >= floor and (best is None or total > best[0]):
-            best = (total, ending, state)
+            best = (total, ending, key)
     if best is None:
         return None
-    return (*best, history)
+    return _Found(*best, history, exact)
 
 
-def _beam_rank(item: tuple[_State, int]) -> tuple[int, int]:
-    """Beam order: most points without counting jokers, then most jokers kept."""
-    state, score = item
-    return score - state.free * JOKER_SCORE, -state.free
+def _beam_rank(item: tuple[int, int]) -> tuple[int, int, int]:
+    """Beam order: most points without counting jokers, then fewest runs still short of three
+    (they are what kills a state), then most jokers kept."""
+    key, score = item
+    free = key >> FREE_SHIFT & NIBBLE
+    short = sum(_short_runs(key >> shift & RUN_MASK) for shift in RUN_SHIFTS)
+    return score - free * JOKER_SCORE, -short, -free
+
+
+@lru_cache(maxsize=1 << 16)
+def _short_runs(rid: int) -> int:
+    return sum(1 for run in _RUNS[rid] if run & STATUS != COMPLETE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -514,20 +543,22 @@ class _Bound:
 
     floor: int
     rest: int
+    rest_before: int = 0  # ``rest`` with this cell's rack tiles too
 
-    def keeps(self, score: int, state: _State) -> bool:
-        return score - state.free * JOKER_SCORE + self.rest >= self.floor
+    def keeps(self, score: int, free: int) -> bool:
+        return score - free * JOKER_SCORE + self.rest >= self.floor
+
+    def slack(self, score: int, free: int) -> int:
+        """How much a state may still give up at this cell and stay kept."""
+        return score - free * JOKER_SCORE + self.rest_before - self.floor
 
 
 def _future_gains(problem: _Problem, cells: Sequence[_Cell]) -> list[int]:
     """``future[i]``: the most the rack's real tiles in cells ``i`` onwards could score."""
-    jokers = problem.rack_jokers + len(problem.table_jokers)
     future = [0] * (len(cells) + 1)
     for index in range(len(cells) - 1, -1, -1):
         cell = cells[index]
-        gain = 0
-        if cell.may and _could_meld(problem, cell.colour, cell.number, jokers):
-            gain = cell.may * (BIG + cell.number)
+        gain = cell.may * (BIG + cell.number) if cell.counted else 0
         future[index] = future[index + 1] + gain
     return future
 
@@ -578,40 +609,172 @@ def _ending(problem: _Problem, state: _State) -> _Ending | None:
 
 
 def _cell_step(
-    problem: _Problem, cell: _Cell, layer: dict[_State, int], bound: _Bound
-) -> tuple[dict[_State, int], dict[_State, Back]]:
-    after: dict[_State, int] = {}
-    back: dict[_State, Back] = {}
-    gain_real = BIG + cell.number
-    ahead = problem.numbers - cell.number + 1
-    surplus_at_end = problem.surplus_at_end
-    for state, score in layer.items():
-        settled = state.held | state.freed
-        heldable = cell.heldable & ~settled
-        options = _cell_options(
-            state.runs[cell.colour],
-            cell.must,
-            cell.may,
-            heldable.bit_count(),
-            problem.needed_left(state.free, state.held),
-            cell.real_bits & _live_bits(problem, settled) if cell.real_bits else 0,
-            cell.number,
-            ahead,
-            surplus_at_end,
+    problem: _Problem, cell: _Cell, layer: dict[int, int], bound: _Bound
+) -> tuple[dict[int, int], dict[int, Back]]:
+    """One cell for every state. Cells where a table joker could be held or freed take the
+    general path; every other cell works on packed states directly."""
+    after: dict[int, int] = {}
+    back: dict[int, Back] = {}
+    shift = RUN_SHIFTS[cell.colour]
+    shortfalls = _shortfall_tables(problem, cell)
+    own_shortfall = shortfalls[cell.colour]
+    for key, score in layer.items():
+        held = key >> HELD_SHIFT & NIBBLE
+        settled = held | key >> FREED_SHIFT & NIBBLE
+        if cell.heldable & ~settled or cell.real_bits & _live_bits(problem, settled):
+            _joker_cell(problem, cell, key, score, bound, after, back)
+            continue
+        free = key >> FREE_SHIFT & NIBBLE
+        rid = key >> shift & RUN_MASK
+        others = sum(
+            table[key >> RUN_SHIFTS[c] & RUN_MASK]
+            for c, table in enumerate(shortfalls)
+            if c != cell.colour
         )
-        for option in options:
-            total = score + (option.real - cell.must) * gain_real + option.free * JOKER_SCORE
-            for held in _held_choices(heldable, option.held):
-                new = _after_cell(problem, cell, state, option, held)
-                if new is None or not bound.keeps(total, new):
-                    continue
-                if after.get(new, -1) < total:
-                    after[new] = total
-                    back[new] = (state, (option, held))
+        needed_left = problem.needed_left(free, held)
+        slack = bound.slack(score, free)
+        for move in _compiled_moves(problem, cell, rid, needed_left):
+            if move.skip > slack:
+                break
+            if others + own_shortfall[move.rid] > needed_left - move.free:
+                continue
+            total = score + move.gain
+            new = _moved(problem, cell, key, move, shift, rid)
+            if after.get(new, -1) < total:
+                after[new] = total
+                back[new] = (key, (move.option, 0))
     return after, back
 
 
-def _undominated(problem: _Problem, layer: dict[_State, int], colour: int) -> dict[_State, int]:
+@dataclass(frozen=True, slots=True)
+class _Move:
+    """A cell option compiled for packed states."""
+
+    option: _CellOption
+    rid: int  # the colour's runs afterwards, interned
+    free: int
+    gain: int  # score it adds
+    skip: int  # how far it lowers the bound: the rack tiles it leaves that could meld
+    member: tuple[int, int]  # (real, held) tiles it sets aside for groups
+
+
+def _compiled_moves(
+    problem: _Problem, cell: _Cell, rid: int, needed_left: int
+) -> tuple[_Move, ...]:
+    key: tuple[int, ...] = (rid, cell.must, cell.may, needed_left, cell.number, problem.numbers)
+    key += (problem.threshold, int(cell.counted))
+    found = _MOVES.get(key)
+    if found is None:
+        options = _cell_options(
+            _RUNS[rid],
+            cell.must,
+            cell.may,
+            0,
+            needed_left,
+            0,
+            cell.number,
+            problem.numbers - cell.number + 1,
+            problem.surplus_at_end,
+        )
+        gain = BIG + cell.number
+        moves = [
+            _Move(
+                option,
+                _run_id(option.runs),
+                option.free,
+                (option.real - cell.must) * gain + option.free * JOKER_SCORE,
+                (cell.must + cell.may - option.real) * gain if cell.counted else 0,
+                (option.group_real, option.held_in_group),
+            )
+            for option in options
+        ]
+        found = _MOVES[key] = tuple(sorted(moves, key=lambda move: move.skip))
+    return found
+
+
+def _moved(problem: _Problem, cell: _Cell, key: int, move: _Move, shift: int, rid: int) -> int:
+    """The packed state after a compiled move (no table joker involved)."""
+    new = key ^ ((rid ^ move.rid) << shift)
+    new += move.free << FREE_SHIFT
+    if move.member != (0, 0) or cell.group_witness:
+        gid = key >> GROUP_SHIFT & GROUP_MASK
+        grown = _grouped_id(gid, move.member, cell.colour, cell.group_witness)
+        new ^= (gid ^ grown) << GROUP_SHIFT
+    if problem.threshold:
+        value = key >> VALUE_SHIFT & VALUE_MASK
+        grown = min(problem.threshold, value + move.option.value)
+        new ^= (value ^ grown) << VALUE_SHIFT
+    elif move.option.room:
+        room = key & ROOM_MASK
+        grown = min(problem.room_cap, room + move.option.room)
+        new ^= room ^ grown
+    return new
+
+
+def _joker_cell(
+    problem: _Problem,
+    cell: _Cell,
+    key: int,
+    score: int,
+    bound: _Bound,
+    after: dict[int, int],
+    back: dict[int, Back],
+) -> None:
+    """One cell for one state, where a table joker could be held or freed."""
+    state = _unpack(key)
+    settled = state.held | state.freed
+    heldable = cell.heldable & ~settled
+    options = _cell_options(
+        state.runs[cell.colour],
+        cell.must,
+        cell.may,
+        heldable.bit_count(),
+        problem.needed_left(state.free, state.held),
+        cell.real_bits & _live_bits(problem, settled),
+        cell.number,
+        problem.numbers - cell.number + 1,
+        problem.surplus_at_end,
+    )
+    for option in options:
+        total = score + (option.real - cell.must) * (BIG + cell.number)
+        total += option.free * JOKER_SCORE
+        for held in _held_choices(heldable, option.held):
+            new_state = _after_cell(problem, cell, state, option, held)
+            if new_state is None or not bound.keeps(total, new_state.free):
+                continue
+            new = _pack(new_state)
+            if after.get(new, -1) < total:
+                after[new] = total
+                back[new] = (key, (option, held))
+
+
+def _shortfall_tables(problem: _Problem, cell: _Cell) -> list[dict[int, int]]:
+    """Per colour, after this cell: interned runs -> free jokers they need at least."""
+    tables: list[dict[int, int]] = []
+    for colour in range(COLOUR_COUNT):
+        following = cell.number + (1 if colour <= cell.colour else 0)
+        row = problem.supply[colour]
+        tables.append(_ShortfallTable(row[following], row[following + 1]))
+    return tables
+
+
+class _ShortfallTable(dict[int, int]):
+    """Interned runs -> the free jokers they need at least with these tiles in the next cells."""
+
+    __slots__ = ("following", "then")
+
+    def __init__(self, following: int, then: int) -> None:
+        super().__init__()
+        self.following = following
+        self.then = then
+
+    def __missing__(self, rid: int) -> int:
+        value = _run_shortfall(_RUNS[rid], self.following, self.then)
+        self[rid] = value
+        return value
+
+
+def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[int, int]:
     """Drop states another state beats in ``colour``'s runs alone.
 
     States are compared when all but that colour's runs and their free jokers is equal. State A
@@ -619,38 +782,37 @@ def _undominated(problem: _Problem, layer: dict[_State, int], colour: int) -> di
     without counting jokers, and A used no more free jokers, provided A's melds already have
     room for every joker it holds back (or both used the same number).
     """
-    buckets: dict[_State, list[tuple[int, int, _State]]] = {}
+    shift = RUN_SHIFTS[colour]
+    plain = ~(RUN_MASK << shift)
+    loose = plain & ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
     roomy = problem.room_cap
-    for state, score in layer.items():
-        runs = state.runs
-        saturated = state.room >= roomy
-        key = _State(
-            (*runs[:colour], (), *runs[colour + 1 :]),
-            -1 if saturated else state.free,
-            state.held,
-            state.freed,
-            state.group,
-            state.value,
-            -1 if saturated else state.room,
-        )
-        buckets.setdefault(key, []).append((score - state.free * JOKER_SCORE, score, state))
+    buckets: dict[int, list[tuple[int, int, int]]] = {}
+    for key, score in layer.items():
+        bucket = key & (loose if key & ROOM_MASK >= roomy else plain)
+        free = key >> FREE_SHIFT & NIBBLE
+        buckets.setdefault(bucket, []).append((score - free * JOKER_SCORE, free, key))
     if len(buckets) == len(layer):
         return layer
-    kept: dict[_State, int] = {}
+    kept: dict[int, int] = {}
     for members in buckets.values():
         if len(members) == 1:
-            _, score, state = members[0]
-            kept[state] = score
+            key = members[0][2]
+            kept[key] = layer[key]
             continue
-        members.sort(key=lambda member: (-member[0], member[2].free))
-        best: list[tuple[int, tuple[int, ...]]] = []
-        for _, score, state in members:
-            mine = state.runs[colour]
-            if any(free <= state.free and _covers(other, mine) for free, other in best):
+        members.sort(key=lambda member: (-member[0], member[1]))
+        best: list[tuple[int, int]] = []
+        for _, free, key in members:
+            mine = key >> shift & RUN_MASK
+            if any(f <= free and _covers_ids(other, mine) for f, other in best):
                 continue
-            best.append((state.free, mine))
-            kept[state] = score
+            best.append((free, mine))
+            kept[key] = layer[key]
     return kept
+
+
+@lru_cache(maxsize=1 << 16)
+def _covers_ids(strong: int, weak: int) -> bool:
+    return strong == weak or _covers(_RUNS[strong], _RUNS[weak])
 
 
 @lru_cache(maxsize=1 << 16)
@@ -755,41 +917,136 @@ def _grouped(
 
 
 def _group_step(
-    problem: _Problem, cell: _Cell, layer: dict[_State, int], bound: _Bound
-) -> tuple[dict[_State, int], dict[_State, Back]]:
-    after: dict[_State, int] = {}
-    back: dict[_State, Back] = {}
+    problem: _Problem, cell: _Cell, layer: dict[int, int], bound: _Bound
+) -> tuple[dict[int, int], dict[int, Back]]:
+    after: dict[int, int] = {}
+    back: dict[int, Back] = {}
     surplus_at_end = problem.surplus_at_end
-    for state, score in layer.items():
+    for key, score in layer.items():
+        gid = key >> GROUP_SHIFT & GROUP_MASK
+        if gid == 0:
+            if after.get(key, -1) < score:
+                after[key] = score
+                back[key] = (key, (0, ()))
+            continue
+        free = key >> FREE_SHIFT & NIBBLE
+        held = key >> HELD_SHIFT & NIBBLE
+        freed = key >> FREED_SHIFT & NIBBLE
         spec: tuple[tuple[int, int, int], ...] = ()
         if cell.group_witness:
-            live = problem.freeable & ~(state.held | state.freed)
-            spec = _group_spec(problem, cell.number, live)
-        free_left = problem.needed_left(state.free, state.held)
-        for free, freed_mask, room, partition in _group_options(state.group, spec, surplus_at_end):
-            if free > free_left:
+            spec = _group_spec(problem, cell.number, problem.freeable & ~(held | freed))
+        needed_left = problem.needed_left(free, held)
+        group = _GROUPS[gid]
+        base = key ^ (gid << GROUP_SHIFT)
+        for added, freed_mask, room, partition in _group_options(group, spec, surplus_at_end):
+            if added > needed_left:
                 continue
-            value = state.value
-            new_room = state.room
+            total = score + added * JOKER_SCORE
+            if not bound.keeps(total, free + added):
+                continue
+            new = base + (added << FREE_SHIFT) | freed_mask << FREED_SHIFT
             if problem.threshold:
-                tiles = sum(real + held for real, held in state.group) + free
-                value = min(problem.threshold, value + tiles * cell.number)
-            else:
-                new_room = min(problem.room_cap, new_room + room)
-            new = _State(
-                state.runs,
-                state.free + free,
-                state.held,
-                state.freed | freed_mask,
-                (),
-                value,
-                new_room,
-            )
-            total = score + free * JOKER_SCORE
-            if bound.keeps(total, new) and after.get(new, -1) < total:
+                value = key >> VALUE_SHIFT & VALUE_MASK
+                tiles = sum(real + held for real, held in group) + added
+                grown = min(problem.threshold, value + tiles * cell.number)
+                new ^= (value ^ grown) << VALUE_SHIFT
+            elif room:
+                old_room = key & ROOM_MASK
+                new ^= old_room ^ min(problem.room_cap, old_room + room)
+            if after.get(new, -1) < total:
                 after[new] = total
-                back[new] = (state, (free, partition))
+                back[new] = (key, (added, partition))
     return after, back
+
+
+# ---------------------------------------------------------------------------------------------
+# Packed states: a state is one int, runs and group tuples interned (shared by all solves)
+
+NIBBLE = 15
+ROOM_MASK = 31
+VALUE_SHIFT, VALUE_MASK = 5, 2047
+FREE_SHIFT = 16
+HELD_SHIFT = 20
+FREED_SHIFT = 24
+GROUP_SHIFT, GROUP_MASK = 28, (1 << 20) - 1
+RUN_MASK = (1 << 20) - 1
+RUN_SHIFTS = tuple(48 + 20 * colour for colour in range(COLOUR_COUNT))
+
+_RUNS: list[tuple[int, ...]] = [()]
+_RUN_IDS: dict[tuple[int, ...], int] = {(): 0}
+_GROUPS: list[tuple[tuple[int, int], ...]] = [()]
+_GROUP_IDS: dict[tuple[tuple[int, int], ...], int] = {(): 0}
+_GROUPED: dict[tuple[int, tuple[int, int], int, bool], int] = {}
+_MOVES: dict[tuple[int, ...], tuple[_Move, ...]] = {}
+
+
+CACHE_LIMIT = 400_000
+
+
+def _trim_caches() -> None:
+    """Between solves, forget interned states and compiled moves once they grow large."""
+    if len(_MOVES) + len(_RUNS) + len(_GROUPED) < CACHE_LIMIT:
+        return
+    _MOVES.clear()
+    _GROUPED.clear()
+    del _RUNS[1:]
+    _RUN_IDS.clear()
+    _RUN_IDS[()] = 0
+    del _GROUPS[1:]
+    _GROUP_IDS.clear()
+    _GROUP_IDS[()] = 0
+    _covers_ids.cache_clear()
+    _short_runs.cache_clear()
+
+
+def _run_id(runs: tuple[int, ...]) -> int:
+    found = _RUN_IDS.get(runs)
+    if found is None:
+        found = _RUN_IDS[runs] = len(_RUNS)
+        _RUNS.append(runs)
+    return found
+
+
+def _group_id(group: tuple[tuple[int, int], ...]) -> int:
+    found = _GROUP_IDS.get(group)
+    if found is None:
+        found = _GROUP_IDS[group] = len(_GROUPS)
+        _GROUPS.append(group)
+    return found
+
+
+def _grouped_id(gid: int, member: tuple[int, int], colour: int, witness: bool) -> int:
+    key = (gid, member, colour, witness)
+    found = _GROUPED.get(key)
+    if found is None:
+        group = _GROUPS[gid]
+        if member != (0, 0):
+            group = _grouped(group, member, colour, witness)
+        elif witness:
+            group = (*group, (0, 0))
+        found = _GROUPED[key] = _group_id(group)
+    return found
+
+
+def _pack(state: _State) -> int:
+    key = state.room | state.value << VALUE_SHIFT
+    key |= state.free << FREE_SHIFT | state.held << HELD_SHIFT | state.freed << FREED_SHIFT
+    key |= _group_id(state.group) << GROUP_SHIFT
+    for colour, runs in enumerate(state.runs):
+        key |= _run_id(runs) << RUN_SHIFTS[colour]
+    return key
+
+
+def _unpack(key: int) -> _State:
+    return _State(
+        runs=tuple(_RUNS[key >> shift & RUN_MASK] for shift in RUN_SHIFTS),
+        free=key >> FREE_SHIFT & NIBBLE,
+        held=key >> HELD_SHIFT & NIBBLE,
+        freed=key >> FREED_SHIFT & NIBBLE,
+        group=_GROUPS[key >> GROUP_SHIFT & GROUP_MASK],
+        value=key >> VALUE_SHIFT & VALUE_MASK,
+        room=key & ROOM_MASK,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1044,15 +1301,15 @@ class _LiveRun:
 
 
 def _rebuild(
-    problem: _Problem, cells: Sequence[_Cell], history: Sequence[dict[_State, Back]], last: _State
+    problem: _Problem, cells: Sequence[_Cell], history: Sequence[dict[int, Back]], last: int
 ) -> list[_Built]:
     """Replay the choices that led to ``last`` and write down the melds they make."""
     steps: list[tuple[_State, CellChoice | GroupChoice, _State]] = []
-    state = last
+    key = last
     for back in reversed(history):
-        previous, choice = back[state]
-        steps.append((previous, choice, state))
-        state = previous
+        previous, choice = back[key]
+        steps.append((_unpack(previous), choice, _unpack(key)))
+        key = previous
     steps.reverse()
     melds: list[_Built] = []
     live: list[list[_LiveRun]] = [[] for _ in COLOURS]
