@@ -1,0 +1,600 @@
+"""A websocket load harness for the live game service (used by bench_live.py).
+
+It plays 4-seat games the way browsers do: every seat holds a socket on ``/ws/games/<gid>/`` with
+its session cookie, and the seat whose turn it is POSTs ``/api/games/<gid>/draw`` with the
+expected seq, a fresh idempotency key and the CSRF token. Moves are fired by a timer at a fixed
+total pace, round-robin over the games (an open loop: a slow server does not slow the offered
+load down; a game whose previous move is still in flight queues the next one and that wait is
+counted). For each move it measures the time from sending the POST to the moment the last of the
+game's sockets has the frame with the new seq, and it checks every frame's seq follows the last.
+
+The HTTP client is a few lines of HTTP/1.1 with keep-alive over asyncio streams, so that the
+harness needs nothing beyond ``websockets``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import re
+import time
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+HOST = "127.0.0.1"
+# The servers sit where a TLS-terminating proxy would forward to: daphne runs with
+# --proxy-headers and the production settings (RUMMI_DEBUG=0), and every request says it came
+# over HTTPS, as the proxy would.
+PROXY_HEADERS = "X-Forwarded-Proto: https\r\nX-Forwarded-For: 127.0.0.1\r\n"
+FRAME_TIMEOUT_S = 5.0  # a move whose frames take longer is counted late, at this value
+OVERLOAD_BACKLOG_S = 3.0  # a step stops when this many seconds of moves are in flight
+COOL_DOWN_S = 5.0  # after a step that stopped, for the server to finish what it was sent
+CLOCK_TICK = os.sysconf("SC_CLK_TCK")
+
+
+# HTTP/1.1 with keep-alive
+
+
+class HttpError(Exception):
+    pass
+
+
+class HttpClient:
+    """Keep-alive connections to one server, at most ``size`` requests in flight."""
+
+    def __init__(self, port: int, size: int = 64) -> None:
+        self.port = port
+        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+        self.slots = asyncio.Semaphore(size)
+        self.opened = 0
+
+    async def request(
+        self, method: str, path: str, headers: dict[str, str], body: bytes = b""
+    ) -> tuple[int, dict[str, str], bytes]:
+        head = f"{method} {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n{PROXY_HEADERS}"
+        head += "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+        if body or method == "POST":
+            head += f"Content-Length: {len(body)}\r\n"
+        raw = head.encode() + b"\r\n" + body
+        async with self.slots:
+            # A kept-alive connection the server has closed fails before any answer: try once
+            # more on a new one. Safe for our POSTs: they carry idempotency keys.
+            # A kept-alive connection the server has closed fails before any answer: try the
+            # next one, then a new one. Safe for our POSTs: they carry idempotency keys.
+            while True:
+                reused = bool(self.idle)
+                conn = self.idle.pop() if reused else await self._open()
+                try:
+                    status, answer_headers, data = await self._exchange(conn, raw)
+                except (ConnectionError, asyncio.IncompleteReadError):
+                    conn[1].close()
+                    if reused:
+                        continue
+                    raise
+                if answer_headers.get("connection", "").lower() == "close":
+                    conn[1].close()
+                else:
+                    self.idle.append(conn)
+                return status, answer_headers, data
+
+    async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        self.opened += 1
+        return await asyncio.open_connection(HOST, self.port)
+
+    @staticmethod
+    async def _exchange(
+        conn: tuple[asyncio.StreamReader, asyncio.StreamWriter], raw: bytes
+    ) -> tuple[int, dict[str, str], bytes]:
+        reader, writer = conn
+        writer.write(raw)
+        head = await reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split(" ", 2)[1])
+        headers: dict[str, str] = {}
+        cookies: list[str] = []
+        for line in lines[1:]:
+            if ":" in line:
+                name, _, value = line.partition(":")
+                name = name.strip().lower()
+                if name == "set-cookie":
+                    cookies.append(value.strip())
+                headers[name] = value.strip()
+        headers["set-cookie"] = "\n".join(cookies)
+        if "content-length" in headers:
+            data = await reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            parts = []
+            while True:
+                size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+                parts.append(await reader.readexactly(size + 2))
+                if size == 0:
+                    break
+            data = b"".join(p[:-2] for p in parts)
+        else:
+            raise HttpError(f"answer without a length: {lines[0]}")
+        return status, headers, data
+
+    async def close(self) -> None:
+        for _, writer in self.idle:
+            writer.close()
+        self.idle.clear()
+
+
+# Games, seats and their sockets
+
+
+@dataclass
+class Seat:
+    session: str
+    port: int
+    csrf: str = ""
+    ws: ClientConnection | None = None
+    last_seq: int = -1
+    last_time: float = 0.0
+    closed: bool = False
+
+    def cookie(self) -> str:
+        return f"sessionid={self.session}; csrftoken={self.csrf}"
+
+
+@dataclass
+class Table:
+    gid: str
+    seats: list[Seat]
+    port: int  # where its moves are POSTed
+    seq: int = 0
+    turn: int = 0
+    finished: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    waiting_seq: int = -1
+    waiter: asyncio.Future[None] | None = None
+
+    def caught_up(self, seq: int) -> bool:
+        return all(s.last_seq >= seq for s in self.seats)
+
+
+@dataclass
+class Step:
+    """What one pace step saw."""
+
+    pace: float
+    latencies: list[float] = field(default_factory=list)  # POST sent -> last socket's frame
+    answers: list[float] = field(default_factory=list)  # POST sent -> its answer
+    delays: list[float] = field(default_factory=list)  # timer slot -> last socket's frame
+    errors: Counter[str] = field(default_factory=Counter)
+    sent: int = 0
+    done: int = 0
+    queued: int = 0
+    gaps: int = 0
+    missing_events: int = 0
+    late_moves: int = 0
+    stale: int = 0
+    duplicates: int = 0
+    closed_sockets: int = 0
+    frames: int = 0
+    frame_bytes: int = 0
+
+
+def percentile(values: Sequence[float], p: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+def ms(value: float | None) -> float | None:
+    return None if value is None else round(value * 1000, 2)
+
+
+class Harness:
+    def __init__(self, games: list[dict[str, Any]], ports: Sequence[int], pids: Sequence[int]):
+        self.ports = list(ports)
+        self.pids = list(pids)
+        self.clients = {port: HttpClient(port) for port in self.ports}
+        n = len(self.ports)
+        # Game i's moves go to server i mod n and its seat k's socket to server (i + k) mod n:
+        # with two servers every game has sockets on both, so its frames cross Redis.
+        self.tables = [
+            Table(
+                gid=g["gid"],
+                seats=[Seat(s, self.ports[(i + k) % n]) for k, s in enumerate(g["sessions"])],
+                port=self.ports[i % n],
+            )
+            for i, g in enumerate(games)
+        ]
+        self.step = Step(0)
+        self.readers: list[asyncio.Task[None]] = []
+        self.rss_peak: dict[int, int] = dict.fromkeys(self.pids, 0)
+
+    # Setting up
+
+    async def load_page(self, table: Table, seat: Seat) -> None:
+        """GET the game's page with the session cookie, as a player does, and keep its csrftoken."""
+        client = self.clients[seat.port]
+        page = f"/g/{table.gid}/"
+        status, headers, _ = await client.request(
+            "GET", page, {"Cookie": f"sessionid={seat.session}"}
+        )
+        found = re.search(r"csrftoken=([^;\s]+)", headers.get("set-cookie", ""))
+        if status != 200 or not found:
+            raise HttpError(f"GET {page} answered {status} without a csrftoken cookie")
+        seat.csrf = found.group(1)
+
+    async def open_socket(self, table: Table, seat: Seat) -> None:
+        seat.ws = await connect(
+            f"ws://{HOST}:{seat.port}/ws/games/{table.gid}/",
+            origin=f"https://{HOST}:{seat.port}",  # type: ignore[arg-type]
+            additional_headers={"Cookie": f"sessionid={seat.session}"},
+            ping_interval=None,
+            max_size=2**22,
+            open_timeout=60,
+        )
+        hello = json.loads(await seat.ws.recv())
+        if hello.get("type") != "hello":
+            raise HttpError(f"first frame was {hello.get('type')!r}, not hello")
+        seat.last_seq = hello["seq"]
+        seat.last_time = time.perf_counter()
+        table.seq = max(table.seq, hello["seq"])
+        table.turn = hello["view"]["turn"]
+        self.readers.append(asyncio.create_task(self.read(table, seat)))
+
+    async def connect_all(self, concurrency: int = 50) -> dict[str, Any]:
+        started = time.perf_counter()
+        gate = asyncio.Semaphore(concurrency)
+
+        async def one(table: Table, seat: Seat) -> None:
+            async with gate:
+                await self.load_page(table, seat)
+                await self.open_socket(table, seat)
+
+        await asyncio.gather(*(one(t, s) for t in self.tables for s in t.seats))
+        seconds = time.perf_counter() - started
+        sample = self.tables[0].seats[0].ws
+        extensions = sample.response.headers.get("Sec-WebSocket-Extensions") if sample else None
+        return {
+            "sockets": sum(len(t.seats) for t in self.tables),
+            "seconds": round(seconds, 2),
+            "compression": extensions or "none",
+        }
+
+    # Frames
+
+    async def read(self, table: Table, seat: Seat) -> None:
+        assert seat.ws is not None
+        try:
+            async for message in seat.ws:
+                self.on_frame(table, seat, message)
+        except ConnectionClosed:
+            pass
+        finally:
+            seat.closed = True
+            self.step.closed_sockets += 1
+
+    def on_frame(self, table: Table, seat: Seat, message: str | bytes) -> None:
+        now = time.perf_counter()
+        frame = json.loads(message)
+        if frame.get("type") != "update":
+            return
+        step = self.step
+        step.frames += 1
+        step.frame_bytes += len(message)
+        seq = frame["seq"]
+        if seq <= seat.last_seq:
+            step.duplicates += 1
+            return
+        events = frame["events"]
+        first = events[0]["seq"] if events else seq
+        if first != seat.last_seq + 1:
+            step.gaps += 1
+            step.missing_events += max(0, first - seat.last_seq - 1)
+        seat.last_seq = seq
+        seat.last_time = now
+        if seq > table.seq:
+            table.seq = seq
+            view = frame["view"]
+            table.turn = view["turn"]
+            table.finished = view["finished"]
+        if (
+            table.waiter is not None
+            and not table.waiter.done()
+            and table.caught_up(table.waiting_seq)
+        ):
+            table.waiter.set_result(None)
+
+    # Moves
+
+    async def move(self, table: Table, slot: float) -> None:
+        step = self.step
+        if table.lock.locked():
+            step.queued += 1
+        async with table.lock:
+            for attempt in range(2):
+                if table.finished:
+                    return
+                answer, sent = await self.submit(table)
+                if answer is None:
+                    return
+                if "error" not in answer:
+                    break
+                if answer["error"] != "stale" or attempt:
+                    step.errors[f"{answer['status']} {answer['error']}"] += 1
+                    return
+                # 409 stale: a move this harness gave up on (a step's end) landed meanwhile.
+                # Resync from the answer, as the board does, and play again.
+                step.stale += 1
+                table.seq = max(table.seq, answer["seq"])
+                table.turn = answer["view"]["turn"]
+            new_seq = answer["seq"]
+            arrived: float | None = None
+            if not table.caught_up(new_seq):
+                table.waiting_seq = new_seq
+                table.waiter = asyncio.get_running_loop().create_future()
+                try:
+                    await asyncio.wait_for(table.waiter, FRAME_TIMEOUT_S)
+                except TimeoutError:
+                    # Late (it may still come: the end of the step checks every socket caught
+                    # up); counted at the timeout, so the percentiles are lower bounds.
+                    step.late_moves += 1
+                    arrived = sent + FRAME_TIMEOUT_S
+                finally:
+                    table.waiter = None
+            if table.seq < new_seq:  # frames late: carry on from the answer
+                table.seq = new_seq
+                table.turn = answer["view"]["turn"]
+            if arrived is None:
+                arrived = max(s.last_time for s in table.seats)
+            step.latencies.append(arrived - sent)
+            step.delays.append(arrived - slot)
+            step.done += 1
+
+    async def submit(self, table: Table) -> tuple[dict[str, Any] | None, float]:
+        """POST a draw for the seat whose turn it is: (the answer, or None on a failure; when)."""
+        step = self.step
+        seat = table.seats[table.turn]
+        body = json.dumps({"expected_seq": table.seq, "key": uuid.uuid4().hex}).encode()
+        headers = {
+            "Cookie": seat.cookie(),
+            "X-CSRFToken": seat.csrf,
+            "Origin": f"https://{HOST}:{table.port}",
+            "Content-Type": "application/json",
+        }
+        step.sent += 1
+        sent = time.perf_counter()
+        try:
+            status, _, data = await self.clients[table.port].request(
+                "POST", f"/api/games/{table.gid}/draw", headers, body
+            )
+        except (OSError, asyncio.IncompleteReadError, HttpError) as error:
+            step.errors[type(error).__name__] += 1
+            return None, sent
+        step.answers.append(time.perf_counter() - sent)
+        try:
+            answer = json.loads(data)
+        except ValueError:
+            answer = {"error": "not_json"}
+        if status != 200:
+            answer = {"status": status, "error": "unknown", **answer}
+        return answer, sent
+
+    async def run_step(self, pace: float, seconds: float, drain_s: float = 10.0) -> dict[str, Any]:
+        """Offer ``pace`` moves/s for ``seconds``, wait for the stragglers, and report."""
+        self.step = step = Step(pace)
+        live = [t for t in self.tables if not t.finished]
+        loop = asyncio.get_running_loop()
+        cpu_before = self.cpu_ticks()
+        system_before = system_cpu()
+        harness_before = time.process_time()
+        self.rss_peak = dict.fromkeys(self.pids, 0)
+        sampler = asyncio.create_task(self.sample_rss())
+        tasks: set[asyncio.Task[None]] = set()
+        start = loop.time() + 0.05
+        wall = time.perf_counter()
+        count = int(pace * seconds)
+        overloaded = False
+        for i in range(count):
+            slot_at = start + i / pace
+            delay = slot_at - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if len(tasks) > pace * OVERLOAD_BACKLOG_S:
+                # Seconds of moves are waiting: the server cannot keep this pace, and the rest
+                # of the step would only grow the queue. Stop offering; the step has failed.
+                overloaded = True
+                count = i
+                break
+            slot = time.perf_counter() + (slot_at - loop.time())
+            task = asyncio.create_task(self.move(live[i % len(live)], slot))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        offered_s = time.perf_counter() - wall
+        if tasks:
+            await asyncio.wait(set(tasks), timeout=drain_s + FRAME_TIMEOUT_S)
+        elapsed = time.perf_counter() - wall
+        unfinished = len(tasks)
+        for task in list(tasks):  # not to spill into the next step
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        behind = await self.settle()
+        cpu_after = self.cpu_ticks()
+        system_after = system_cpu()
+        harness_cpu = time.process_time() - harness_before
+        window = time.perf_counter() - wall
+        sampler.cancel()
+        if overloaded or unfinished:
+            await asyncio.sleep(COOL_DOWN_S)  # let the server finish what it was sent
+        server_cpu_s = {p: (cpu_after[p] - cpu_before[p]) / CLOCK_TICK for p in self.pids}
+        return {
+            "pace": pace,
+            "offered_moves": count,
+            "stopped_overloaded": overloaded,
+            "offered_seconds": round(offered_s, 2),
+            "moves_done": step.done,
+            "moves_per_s": round(step.done / elapsed, 1),
+            "unfinished_moves": unfinished,
+            "queued_behind_own_game": step.queued,
+            "latency_ms": {
+                "p50": ms(percentile(step.latencies, 50)),
+                "p95": ms(percentile(step.latencies, 95)),
+                "p99": ms(percentile(step.latencies, 99)),
+                "max": ms(max(step.latencies, default=None)),
+            },
+            "post_answer_ms": {
+                "p50": ms(percentile(step.answers, 50)),
+                "p99": ms(percentile(step.answers, 99)),
+            },
+            "slot_to_last_frame_p99_ms": ms(percentile(step.delays, 99)),
+            "lost_frames": step.gaps + behind,
+            "gaps": step.gaps,
+            "missing_events": step.missing_events,
+            "sockets_behind_at_end": behind,
+            "moves_late_over_5s": step.late_moves,
+            "duplicate_frames": step.duplicates,
+            "stale_resynced": step.stale,
+            "closed_sockets": step.closed_sockets,
+            "errors": dict(step.errors),
+            "frames": step.frames,
+            "mean_frame_bytes": round(step.frame_bytes / step.frames) if step.frames else 0,
+            "server_rss_peak_mb": {str(p): round(v / 1024, 1) for p, v in self.rss_peak.items()},
+            "server_rss_peak_total_mb": round(sum(self.rss_peak.values()) / 1024, 1),
+            "server_cpu_percent": {
+                str(p): round(100 * cpu / window, 1) for p, cpu in server_cpu_s.items()
+            },
+            "server_cpu_ms_per_move": (
+                round(1000 * sum(server_cpu_s.values()) / step.done, 1) if step.done else None
+            ),
+            "harness_cpu_percent": round(100 * harness_cpu / window, 1),
+            "machine_cpu_busy_percent": round(
+                100
+                * (1 - (system_after[1] - system_before[1]) / (system_after[0] - system_before[0])),
+                1,
+            ),
+        }
+
+    async def settle(self, timeout: float = FRAME_TIMEOUT_S) -> int:
+        """Wait for every socket to reach its game's seq; return how many never did."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            behind = sum(1 for t in self.tables for s in t.seats if s.last_seq < t.seq)
+            if not behind or time.perf_counter() > deadline:
+                return behind
+            await asyncio.sleep(0.1)
+
+    # Server figures
+
+    async def sample_rss(self) -> None:
+        while True:
+            for pid in self.pids:
+                self.rss_peak[pid] = max(self.rss_peak[pid], rss_kb(pid))
+            await asyncio.sleep(0.25)
+
+    def cpu_ticks(self) -> dict[int, int]:
+        return {pid: cpu_ticks(pid) for pid in self.pids}
+
+    async def close(self) -> None:
+        for table in self.tables:
+            for seat in table.seats:
+                if seat.ws is not None:
+                    await seat.ws.close()
+        for task in self.readers:
+            task.cancel()
+        await asyncio.gather(*self.readers, return_exceptions=True)
+        for client in self.clients.values():
+            await client.close()
+
+
+def rss_kb(pid: int) -> int:
+    """VmRSS of a process in kB (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def cpu_ticks(pid: int) -> int:
+    """User + system CPU time of a process, in clock ticks."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except OSError:
+        return 0
+
+
+def system_cpu() -> tuple[int, int]:
+    """(all ticks, idle + iowait ticks) of the whole machine."""
+    with open("/proc/stat") as stat:
+        values = [int(v) for v in stat.readline().split()[1:]]
+    return sum(values), values[3] + values[4]
+
+
+async def run_load(
+    games: list[dict[str, Any]],
+    ports: Sequence[int],
+    pids: Sequence[int],
+    pace: float,
+    faster: Sequence[float],
+    slower: Sequence[float],
+    seconds: float,
+    target_p99_ms: float,
+    warmup: tuple[float, float] = (50.0, 5.0),
+    log: Any = print,
+) -> dict[str, Any]:
+    """Connect every seat, warm up, run ``pace``; then go faster until a step fails the target
+    (p99, lost frames, errors), or, if ``pace`` failed, slower until one passes."""
+    harness = Harness(games, ports, pids)
+    try:
+        connected = await harness.connect_all()
+        log(f"  {connected['sockets']} sockets open in {connected['seconds']} s")
+        rss_connected = {str(p): round(rss_kb(p) / 1024, 1) for p in pids}
+        await harness.run_step(*warmup)
+        steps = []
+
+        async def step(moves_per_s: float) -> bool:
+            result = await harness.run_step(moves_per_s, seconds)
+            steps.append(result)
+            lat = result["latency_ms"]
+            log(
+                f"  {moves_per_s:>5.0f} moves/s: done {result['moves_per_s']}/s, p50 {lat['p50']}"
+                f" p95 {lat['p95']} p99 {lat['p99']} ms, lost {result['lost_frames']}, errors "
+                f"{sum(result['errors'].values())}, rss {result['server_rss_peak_total_mb']} MB, "
+                f"cpu {result['server_cpu_percent']} (machine "
+                f"{result['machine_cpu_busy_percent']}%, harness {result['harness_cpu_percent']}%)"
+                + (" [overloaded: stopped early]" if result["stopped_overloaded"] else "")
+            )
+            return passes(result, target_p99_ms)
+
+        if await step(pace):
+            for moves_per_s in faster:
+                if not await step(moves_per_s):
+                    break
+        else:
+            for moves_per_s in slower:
+                if await step(moves_per_s):
+                    break
+        return {"connect": connected, "rss_after_connect_mb": rss_connected, "steps": steps}
+    finally:
+        await harness.close()
+
+
+def passes(step: dict[str, Any], target_p99_ms: float) -> bool:
+    p99 = step["latency_ms"]["p99"]
+    return (
+        p99 is not None
+        and p99 < target_p99_ms
+        and step["lost_frames"] == 0
+        and not step["errors"]
+        and not step["stopped_overloaded"]
+        and step["moves_done"] >= 0.99 * step["offered_moves"]
+    )
