@@ -19,7 +19,8 @@ problems", 2015). Its state is what the cells so far leave open for the ones to 
 * before it, the value of the new melds so far (capped at the threshold).
 
 Table tiles must be placed, rack tiles may be; each placed rack tile scores ``BIG + number``
-(a joker ``BIG + 30``), so the best score is the most tiles and then the most points.
+(a joker ``BIG + 30``), so the best score is the most tiles and then the most points (or, to
+take the most points off the rack first, ``1 + 128 * number``).
 
 Jokers are placed in one canonical way, so that every table has exactly one description and
 the programme branches on jokers only where they matter. A free joker never starts a run: a run
@@ -46,15 +47,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations, permutations
+from typing import Literal
 
+from .errors import InvalidInput
 from .melds import readings
 from .rules import Rules
 from .tiles import COLOURS, JOKER_PENALTY, Tile
 
 __all__ = ["Solution", "solve", "solve_ids"]
 
-BIG = 10_000
-JOKER_SCORE = BIG + JOKER_PENALTY
+BIG = 10_000  # a tile outweighs any points a turn can take off a rack
+POINTS_FIRST_WEIGHT = 128  # a point outweighs any number of tiles a turn can play
+Prefer = Literal["tiles", "points"]
 COLOUR_COUNT = len(COLOURS)
 
 # A run is an int: bits 0-1 its length (1, 2, 3 meaning "three or more"), bit 2 "holds a real
@@ -113,6 +117,15 @@ class _Problem:
     freeable: int = 0  # bit j: some real tile could free table joker j
     supply: tuple[tuple[int, ...], ...] = ()  # see _supply
     needed_cap: int = 99  # at most this many free jokers placed where needed (see _best_melds)
+    tile_weight: int = BIG  # a rack tile played scores tile_weight + point_weight * its value
+    point_weight: int = 1
+
+    def gain(self, number: int) -> int:
+        return self.tile_weight + self.point_weight * number
+
+    @property
+    def joker_score(self) -> int:
+        return self.gain(JOKER_PENALTY)
 
     @property
     def surplus_at_end(self) -> bool:
@@ -190,11 +203,14 @@ def solve(
     table: Sequence[Sequence[Tile]],
     rack: Sequence[Tile],
     initial_meld_done: bool,
+    *,
+    prefer: Prefer = "tiles",
 ) -> Solution:
     """The play that puts the most rack tiles on the table, then the most points.
 
     ``melds`` is the whole table after the play (runs lowest first, jokers in place). With
-    nothing playable the table comes back unchanged and ``tiles_played`` is 0.
+    nothing playable the table comes back unchanged and ``tiles_played`` is 0. With
+    ``prefer="points"`` the play takes the most points off the rack, then the most tiles.
 
     >>> from games.engine.rules import RULES
     >>> from games.engine.tiles import parse_tiles
@@ -209,7 +225,7 @@ def solve(
         start = sum(len(m) for m in table_ids)
         table_ids.append(list(range(start, start + len(meld))))
     rack_ids = list(range(len(kinds) - len(rack), len(kinds)))
-    after = solve_ids(rules, kinds, table_ids, rack_ids, initial_meld_done)
+    after = solve_ids(rules, kinds, table_ids, rack_ids, initial_meld_done, prefer=prefer)
     if after is None:
         return Solution(0, 0, (), tuple(tuple(meld) for meld in table))
     rack_set = set(rack_ids)
@@ -228,6 +244,8 @@ def solve_ids(
     table: Sequence[Sequence[int]],
     rack: Sequence[int],
     initial_meld_done: bool,
+    *,
+    prefer: Prefer = "tiles",
 ) -> tuple[tuple[int, ...], ...] | None:
     """The best play as the whole table after it, in tile ids; ``None`` when nothing is playable.
 
@@ -240,6 +258,10 @@ def solve_ids(
         problem = _opening_problem(rules, kinds, rack)
     else:
         problem = _turn_problem(rules, kinds, table, rack)
+    if prefer == "points":
+        problem = replace(problem, tile_weight=1, point_weight=POINTS_FIRST_WEIGHT)
+    elif prefer != "tiles":
+        raise InvalidInput(f"prefer must be 'tiles' or 'points', not {prefer!r}")
     found = _best_melds(problem)
     if found is None:
         return None
@@ -446,7 +468,7 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
     """
     cells = _cells(problem)
     future = _future_gains(problem, cells)
-    most = future[0] + problem.rack_jokers * JOKER_SCORE
+    most = future[0] + problem.rack_jokers * problem.joker_score
     if most <= 0:
         return None
     found = _search(problem, cells, future, floor=most, width=BEAM_WIDTH)
@@ -492,8 +514,10 @@ def _search(
     history: list[dict[int, Back]] = []
     exact = True
     for index, cell in enumerate(cells):
-        jokers = problem.rack_jokers * JOKER_SCORE
-        bound = _Bound(floor, future[index + 1] + jokers, future[index] + jokers)
+        jokers = problem.rack_jokers * problem.joker_score
+        bound = _Bound(
+            floor, future[index + 1] + jokers, future[index] + jokers, problem.joker_score
+        )
         layer, back = _cell_step(problem, cell, layer, bound)
         layer = _undominated(problem, layer, cell.colour)
         history.append(back)
@@ -501,7 +525,8 @@ def _search(
             layer, back = _group_step(problem, cell, layer, bound)
             history.append(back)
         if width is not None and len(layer) > width:
-            layer = dict(heapq.nlargest(width, layer.items(), key=_beam_rank))
+            joker = problem.joker_score
+            layer = dict(heapq.nlargest(width, layer.items(), key=lambda i: _beam_rank(i, joker)))
             exact = False
     best: tuple[int, _Ending, int] | None = None
     for key, score in layer.items():
@@ -510,7 +535,7 @@ def _search(
         if ending is None:
             continue
         unheld = len(problem.table_jokers) - state.held.bit_count()
-        total = score + (ending.needed + ending.surplus - unheld) * JOKER_SCORE
+        total = score + (ending.needed + ending.surplus - unheld) * problem.joker_score
         if total >= floor and (best is None or total > best[0]):
             best = (total, ending, key)
     if best is None:
@@ -518,13 +543,13 @@ def _search(
     return _Found(*best, history, exact)
 
 
-def _beam_rank(item: tuple[int, int]) -> tuple[int, int, int]:
+def _beam_rank(item: tuple[int, int], joker_score: int) -> tuple[int, int, int]:
     """Beam order: most points without counting jokers, then fewest runs still short of three
     (they are what kills a state), then most jokers kept."""
     key, score = item
     free = key >> FREE_SHIFT & NIBBLE
     short = sum(_short_runs(key >> shift & RUN_MASK) for shift in RUN_SHIFTS)
-    return score - free * JOKER_SCORE, -short, -free
+    return score - free * joker_score, -short, -free
 
 
 @lru_cache(maxsize=1 << 16)
@@ -543,14 +568,15 @@ class _Bound:
 
     floor: int
     rest: int
-    rest_before: int = 0  # ``rest`` with this cell's rack tiles too
+    rest_before: int  # ``rest`` with this cell's rack tiles too
+    joker_score: int
 
     def keeps(self, score: int, free: int) -> bool:
-        return score - free * JOKER_SCORE + self.rest >= self.floor
+        return score - free * self.joker_score + self.rest >= self.floor
 
     def slack(self, score: int, free: int) -> int:
         """How much a state may still give up at this cell and stay kept."""
-        return score - free * JOKER_SCORE + self.rest_before - self.floor
+        return score - free * self.joker_score + self.rest_before - self.floor
 
 
 def _future_gains(problem: _Problem, cells: Sequence[_Cell]) -> list[int]:
@@ -558,7 +584,7 @@ def _future_gains(problem: _Problem, cells: Sequence[_Cell]) -> list[int]:
     future = [0] * (len(cells) + 1)
     for index in range(len(cells) - 1, -1, -1):
         cell = cells[index]
-        gain = cell.may * (BIG + cell.number) if cell.counted else 0
+        gain = cell.may * problem.gain(cell.number) if cell.counted else 0
         future[index] = future[index + 1] + gain
     return future
 
@@ -662,7 +688,7 @@ def _compiled_moves(
     problem: _Problem, cell: _Cell, rid: int, needed_left: int
 ) -> tuple[_Move, ...]:
     key: tuple[int, ...] = (rid, cell.must, cell.may, needed_left, cell.number, problem.numbers)
-    key += (problem.threshold, int(cell.counted))
+    key += (problem.threshold, int(cell.counted), problem.tile_weight, problem.point_weight)
     found = _MOVES.get(key)
     if found is None:
         options = _cell_options(
@@ -676,13 +702,13 @@ def _compiled_moves(
             problem.numbers - cell.number + 1,
             problem.surplus_at_end,
         )
-        gain = BIG + cell.number
+        gain = problem.gain(cell.number)
         moves = [
             _Move(
                 option,
                 _run_id(option.runs),
                 option.free,
-                (option.real - cell.must) * gain + option.free * JOKER_SCORE,
+                (option.real - cell.must) * gain + option.free * problem.joker_score,
                 (cell.must + cell.may - option.real) * gain if cell.counted else 0,
                 (option.group_real, option.held_in_group),
             )
@@ -736,8 +762,8 @@ def _joker_cell(
         problem.surplus_at_end,
     )
     for option in options:
-        total = score + (option.real - cell.must) * (BIG + cell.number)
-        total += option.free * JOKER_SCORE
+        total = score + (option.real - cell.must) * problem.gain(cell.number)
+        total += option.free * problem.joker_score
         for held in _held_choices(heldable, option.held):
             new_state = _after_cell(problem, cell, state, option, held)
             if new_state is None or not bound.keeps(total, new_state.free):
@@ -786,11 +812,12 @@ def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[
     plain = ~(RUN_MASK << shift)
     loose = plain & ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
     roomy = problem.room_cap
+    joker = problem.joker_score
     buckets: dict[int, list[tuple[int, int, int]]] = {}
     for key, score in layer.items():
         bucket = key & (loose if key & ROOM_MASK >= roomy else plain)
         free = key >> FREE_SHIFT & NIBBLE
-        buckets.setdefault(bucket, []).append((score - free * JOKER_SCORE, free, key))
+        buckets.setdefault(bucket, []).append((score - free * joker, free, key))
     if len(buckets) == len(layer):
         return layer
     kept: dict[int, int] = {}
@@ -941,7 +968,7 @@ def _group_step(
         for added, freed_mask, room, partition in _group_options(group, spec, surplus_at_end):
             if added > needed_left:
                 continue
-            total = score + added * JOKER_SCORE
+            total = score + added * problem.joker_score
             if not bound.keeps(total, free + added):
                 continue
             new = base + (added << FREE_SHIFT) | freed_mask << FREED_SHIFT

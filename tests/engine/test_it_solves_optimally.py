@@ -65,7 +65,9 @@ def _could_be_meld(kinds: Sequence[Tile], ids: Sequence[int]) -> bool:
     return same_number or same_colour
 
 
-def best_by_exhaustion(position: Position, opened: bool) -> tuple[int, int]:
+def best_by_exhaustion(
+    position: Position, opened: bool, points_first: bool = False
+) -> tuple[int, int]:
     """(tiles played, points played) of the best legal turn, by trying everything."""
     rules, kinds = position.rules, position.kinds
     table = [list(meld) for meld in position.table]
@@ -76,6 +78,8 @@ def best_by_exhaustion(position: Position, opened: bool) -> tuple[int, int]:
         for subset in combinations(position.rack, size)
     ]
     subsets.sort(key=lambda s: (-len(s), -sum(kinds[i].rack_value for i in s)))
+    if points_first:
+        subsets.sort(key=lambda s: (-sum(kinds[i].rack_value for i in s), -len(s)))
     for subset in subsets:
         pool = subset if not opened else table_ids + subset
         for arrangement in partitions(kinds, sorted(pool), rules.max_number):
@@ -88,9 +92,11 @@ def best_by_exhaustion(position: Position, opened: bool) -> tuple[int, int]:
     return 0, 0
 
 
-def solver_score(position: Position, opened: bool) -> tuple[int, int]:
+def solver_score(position: Position, opened: bool, points_first: bool = False) -> tuple[int, int]:
     rules, kinds, table, rack = position.rules, position.kinds, position.table, position.rack
-    after = solve_ids(rules, kinds, table, rack, opened)
+    after = solve_ids(
+        rules, kinds, table, rack, opened, prefer="points" if points_first else "tiles"
+    )
     if after is None:
         return 0, 0
     result = check_turn(rules, kinds, table, rack, after, opened)
@@ -121,3 +127,9 @@ def test_it_finds_the_best_initial_meld(rules_name: str) -> None:
         )
         expected = best_by_exhaustion(position, False)
         assert solver_score(position, False) == expected, (n, position)
+
+
+def test_it_finds_the_play_taking_most_points_when_asked() -> None:
+    for n, position in enumerate(small_positions(13, 100, RULES["classic"])):
+        expected = best_by_exhaustion(position, True, points_first=True)
+        assert solver_score(position, True, points_first=True) == expected, (n, position)

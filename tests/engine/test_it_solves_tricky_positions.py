@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.bench_solver import random_position
+from games.engine.errors import InvalidInput
 from games.engine.melds import readings
 from games.engine.rules import RULES
 from games.engine.solver import Solution, solve, solve_ids
@@ -130,6 +131,22 @@ def test_a_short_run_at_the_top_takes_its_joker_below_it() -> None:
     solution = best(["R12 B12 Y12 K12"], "J K13")
     assert solution.tiles_played == 2
     assert "J K12 K13" in codes(solution)
+
+
+def test_points_first_takes_fewer_tiles_worth_more() -> None:
+    table, rack = ["R6 B6 J"], "K4 B5 R11 Y2 Y4 Y6 J"
+    by_tiles = best(table, rack)
+    before = [parse_tiles(meld.split()) for meld in table]
+    by_points = solve(CLASSIC_RULES, before, parse_tiles(rack.split()), True, prefer="points")
+    assert (by_tiles.tiles_played, by_tiles.value_played) == (4, 44)
+    assert (by_points.tiles_played, by_points.value_played) == (3, 47)
+    after = [[str(t) for t in meld] for meld in by_points.melds]
+    check_turn_codes(CLASSIC_RULES, melds(*table), rack.split(), after, True)
+
+
+def test_an_unknown_preference_is_invalid_input() -> None:
+    with pytest.raises(InvalidInput):
+        solve(CLASSIC_RULES, [], parse_tiles(["R1"]), True, prefer="luck")  # type: ignore[arg-type]
 
 
 # The initial meld
