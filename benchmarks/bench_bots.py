@@ -1,0 +1,103 @@
+"""Bot strengths played against each other: two-player single-round games, seeded.
+
+For each pair of neighbouring strengths, ``GAMES`` games are played with the engine's own
+``new_game``/``apply``, the bots seeing only ``view_for`` their seat. Every deal is played twice
+with the seats swapped, so each strength starts exactly half the games and both get the same
+tiles. A game is won by whoever goes out, or by the blocked round's winner; a shared win counts
+half.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.bots import BOT_STRENGTHS, choose_action
+from games.engine.projection import view_for
+from games.engine.rules import RULES
+from games.engine.scoring import MatchFormat
+from games.engine.state import GameConfig, GameState, apply, new_game
+
+GAMES = 200
+MAX_TURNS = 400
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winners: tuple[str, ...]
+    turns: int
+
+
+def play_game(strengths: tuple[str, str], seed: int) -> Outcome:
+    """One single-round game between two strengths (seat 0 plays ``strengths[0]``)."""
+    secret = seed.to_bytes(8, "big") * 4
+    config = GameConfig(RULES["classic"], 2, MatchFormat("single"))
+    state, _ = new_game(config, secret)
+    rngs = [random.Random(f"{seed}-{seat}") for seat in range(2)]
+    turns = 0
+    while not state.finished and turns < MAX_TURNS:
+        seat = state.turn
+        action = choose_action(view_for(state, seat), rngs[seat], strengths[seat])
+        state, _ = apply(state, action, secret)
+        turns += 1
+    return Outcome(tuple(strengths[s] for s in winners_of(state)), turns)
+
+
+def winners_of(state: GameState) -> tuple[int, ...]:
+    return state.winners if state.finished else ()
+
+
+def _play(job: tuple[tuple[str, str], int]) -> Outcome:
+    return play_game(*job)
+
+
+def match_up(weaker: str, stronger: str, games: int, first_seed: int) -> dict[str, Any]:
+    """Play ``games`` games (each deal twice, seats swapped) on every core there is."""
+    wins = {weaker: 0.0, stronger: 0.0}
+    unfinished = 0
+    turns = 0
+    started = time.perf_counter()
+    jobs = [
+        ((weaker, stronger) if n % 2 == 0 else (stronger, weaker), first_seed + n // 2)
+        for n in range(games)
+    ]
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        outcomes = list(pool.map(_play, jobs, chunksize=4))
+    for outcome in outcomes:
+        turns += outcome.turns
+        if not outcome.winners:
+            unfinished += 1
+        for name in outcome.winners:
+            wins[name] += 1 / len(outcome.winners)
+    seconds = time.perf_counter() - started
+    return {
+        "games": games,
+        "wins": wins,
+        "stronger_win_rate": round(wins[stronger] / games, 3),
+        "unfinished": unfinished,
+        "mean_turns": round(turns / games, 1),
+        "seconds": round(seconds, 1),
+    }
+
+
+def main(games: int = GAMES) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    print(f"{'pair':<22}{'games':>6}{'stronger wins':>15}{'unfinished':>12}{'seconds':>9}")
+    for n, (weaker, stronger) in enumerate(zip(BOT_STRENGTHS, BOT_STRENGTHS[1:], strict=False)):
+        result = match_up(weaker, stronger, games, first_seed=10_000 * (n + 1))
+        results[f"{weaker}-{stronger}"] = result
+        print(
+            f"{weaker + ' vs ' + stronger:<22}{games:>6}{result['stronger_win_rate']:>15.1%}"
+            f"{result['unfinished']:>12}{result['seconds']:>9}",
+            flush=True,
+        )
+    return results
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else GAMES)

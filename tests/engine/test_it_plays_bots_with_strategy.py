@@ -1,0 +1,63 @@
+"""What tells the strengths apart, on positions built to show it."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from games.engine.bots import choose_action
+from games.engine.projection import view_for
+from games.engine.rules import RULES
+from games.engine.scoring import MatchFormat
+from games.engine.state import Draw, GameConfig, GameState, PlayTurn, new_game
+
+SEED = bytes(range(32))
+
+
+def position(table: list[str], rack: str, opponent: int = 10) -> GameState:
+    """Seat 0 to move, opened, with ``table`` and ``rack``; seat 1 holds ``opponent`` tiles."""
+    state, _ = new_game(GameConfig(RULES["classic"], 2, MatchFormat("single")), SEED)
+    free: dict[str, list[int]] = {}
+    for i, kind in enumerate(state.kinds):
+        free.setdefault(str(kind), []).append(i)
+    melds = tuple(tuple(free[code].pop() for code in meld.split()) for meld in table)
+    own = tuple(free[code].pop() for code in rack.split())
+    rest = [i for ids in free.values() for i in ids]
+    other, pool = tuple(rest[:opponent]), tuple(rest[opponent:])
+    return replace(state, table=melds, racks=(own, other), pool=pool, turn=0, opened=(True, True))
+
+
+def played_codes(state: GameState, strength: str) -> list[str]:
+    action = choose_action(view_for(state, 0), random.Random(1), strength)
+    if not isinstance(action, PlayTurn):
+        return []
+    on_table = {i for meld in action.table for i in meld}
+    return sorted(str(state.kinds[i]) for i in state.racks[0] if i in on_table)
+
+
+def test_only_casual_and_up_add_a_tile_to_a_table_meld() -> None:
+    state = position(["R4 R5 R6"], "R7 K1")
+    assert choose_action(view_for(state, 0), random.Random(1), "beginner") == Draw(0)
+    assert played_codes(state, "casual") == ["R7"]
+
+
+def test_only_strong_and_up_rearrange_the_table() -> None:
+    state = position(["R4 R5 R6 R7"], "R5 R6 K1")  # R4 R5 R6 + R5 R6 R7: a split
+    assert played_codes(state, "casual") == []
+    assert played_codes(state, "strong") == ["R5", "R6"]
+
+
+def test_the_master_keeps_its_joker_and_own_melds_while_it_is_safe() -> None:
+    state = position(["R4 R5 R6"], "R7 J K1 K2 K3 B8")
+    assert played_codes(state, "strong") == ["J", "K1", "K2", "K3", "R7"]
+    assert played_codes(state, "master") == ["R7"]
+
+
+def test_the_master_unloads_points_when_an_opponent_may_go_out() -> None:
+    state = position(["R4 R5 R6"], "R7 J K1 K2 K3 B8", opponent=2)
+    assert played_codes(state, "master") == ["J", "K1", "K2", "K3", "R7"]
+
+
+def test_the_master_goes_out_in_one_go_when_it_can() -> None:
+    state = position(["R4 R5 R6"], "R7 J K1 K2 K3")
+    assert played_codes(state, "master") == ["J", "K1", "K2", "K3", "R7"]
