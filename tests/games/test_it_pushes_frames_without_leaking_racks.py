@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connection
 from django.test import Client
 
 from games import services
@@ -97,7 +96,6 @@ def test_a_whole_game_streams_private_frames_to_every_viewer(
         for sock in sockets.values():
             assert await sock.receive_nothing()
             await sock.disconnect()
-        await sync_to_async(connection.close)()
         return frames
 
     frames = asyncio.run(scenario())
