@@ -177,6 +177,8 @@ class Step:
     missing_events: int = 0
     late_moves: int = 0
     stale: int = 0
+    last_done: float = 0.0
+    gap_samples: list[dict[str, Any]] = field(default_factory=list)
     duplicates: int = 0
     closed_sockets: int = 0
     frames: int = 0
@@ -295,6 +297,11 @@ class Harness:
         if first != seat.last_seq + 1:
             step.gaps += 1
             step.missing_events += max(0, first - seat.last_seq - 1)
+            if len(step.gap_samples) < 20:
+                step.gap_samples.append(
+                    {"gid": table.gid, "seat": table.seats.index(seat), "had": seat.last_seq,
+                     "got_first": first, "got_seq": seq}
+                )  # fmt: skip
         seat.last_seq = seq
         seat.last_time = now
         if seq > table.seq:
@@ -354,6 +361,7 @@ class Harness:
             step.latencies.append(arrived - sent)
             step.delays.append(arrived - slot)
             step.done += 1
+            step.last_done = time.perf_counter()
 
     async def submit(self, table: Table) -> tuple[dict[str, Any] | None, float]:
         """POST a draw for the seat whose turn it is: (the answer, or None on a failure; when)."""
@@ -438,6 +446,10 @@ class Harness:
             "offered_seconds": round(offered_s, 2),
             "moves_done": step.done,
             "moves_per_s": round(step.done / elapsed, 1),
+            # What the server got through while it was kept busy: its throughput when saturated.
+            "moves_per_s_while_busy": (
+                round(step.done / (step.last_done - wall), 1) if step.done else 0.0
+            ),
             "unfinished_moves": unfinished,
             "queued_behind_own_game": step.queued,
             "latency_ms": {
@@ -457,6 +469,7 @@ class Harness:
             "sockets_behind_at_end": behind,
             "moves_late_over_5s": step.late_moves,
             "duplicate_frames": step.duplicates,
+            "gap_samples": step.gap_samples,
             "stale_resynced": step.stale,
             "closed_sockets": step.closed_sockets,
             "errors": dict(step.errors),
@@ -548,7 +561,7 @@ async def run_load(
     slower: Sequence[float],
     seconds: float,
     target_p99_ms: float,
-    warmup: tuple[float, float] = (50.0, 5.0),
+    warmup: tuple[float, float] = (20.0, 5.0),
     log: Any = print,
 ) -> dict[str, Any]:
     """Connect every seat, warm up, run ``pace``; then go faster until a step fails the target
