@@ -1,3 +1,5 @@
+"""Puzzles: curated and generated positions, the trainer ramp and the daily puzzle."""
+
 from __future__ import annotations
 
 from django.apps import AppConfig
@@ -5,3 +7,6 @@ from django.apps import AppConfig
 
 class PuzzlesConfig(AppConfig):
     name = "puzzles"
+
+    def ready(self) -> None:
+        from . import signals  # noqa: F401  (connects the receivers)

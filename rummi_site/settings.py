@@ -242,3 +242,9 @@ CSRF_FAILURE_VIEW = "games.api.csrf_failure"
 RUMMI_SITE_URL = env_str("RUMMI_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 CELERY_BEAT_SCHEDULE["send-digests"] = {"task": "games.tasks.send_digests", "schedule": 600.0}
 CELERY_BEAT_SCHEDULE["warn-clocks"] = {"task": "games.tasks.warn_clocks", "schedule": 600.0}
+from celery.schedules import crontab  # noqa: E402  (the daily puzzle runs on the clock)
+
+CELERY_BEAT_SCHEDULE["daily-puzzle"] = {
+    "task": "puzzles.tasks.pick_daily_puzzle",
+    "schedule": crontab(minute=0, hour=0),  # 00:00 in CELERY_TIMEZONE, which is UTC
+}

@@ -1,0 +1,110 @@
+"""The puzzle trainer's JSON API: thin views over puzzles.services.
+
+Errors are JSON ``{"error": code, "message": sentence}`` with a 4xx status: 400 malformed,
+404 unknown puzzle, 409 no open attempt (or it is over), 422 a rule broken (the engine's code).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET, require_POST
+
+from . import services
+from .services import PuzzleError, player_of
+
+View = Callable[..., JsonResponse]
+
+
+def json_errors(view: View) -> View:
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except PuzzleError as error:
+            return JsonResponse(error.body, status=error.status)
+
+    return wrapped
+
+
+def read_body(request: HttpRequest) -> dict[str, Any]:
+    if not request.body:
+        return {}
+    try:
+        body = json.loads(request.body)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise PuzzleError(400, "bad_json", "The request body is not valid JSON.") from None
+    if not isinstance(body, dict):
+        raise PuzzleError(400, "bad_json", "The request body must be a JSON object.")
+    return body
+
+
+def _mode(value: object) -> str:
+    return value if isinstance(value, str) and value else "trainer"
+
+
+@require_GET
+@json_errors
+def trainer(request: HttpRequest) -> JsonResponse:
+    mode = _mode(request.GET.get("mode"))
+    if mode not in ("trainer", "streak"):
+        raise PuzzleError(400, "bad_mode", "mode must be trainer or streak.")
+    return JsonResponse(services.trainer_state(player_of(request), mode))
+
+
+@require_GET
+@json_errors
+def daily(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(services.daily_state(player_of(request), services.today()))
+
+
+@require_POST
+@json_errors
+def attempt(request: HttpRequest, slug: str) -> JsonResponse:
+    body = read_body(request)
+    puzzle = services.get_puzzle(slug)
+    player = player_of(request, create=True)
+    found, created = services.start_attempt(puzzle, player, _mode(body.get("mode")))
+    return JsonResponse(services.attempt_json(found), status=201 if created else 200)
+
+
+@require_POST
+@json_errors
+def submit(request: HttpRequest, slug: str) -> JsonResponse:
+    body = read_body(request)
+    puzzle = services.get_puzzle(slug)
+    return JsonResponse(services.submit(puzzle, player_of(request), body.get("table")))
+
+
+@require_POST
+@json_errors
+def hint(request: HttpRequest, slug: str) -> JsonResponse:
+    puzzle = services.get_puzzle(slug)
+    return JsonResponse(services.hint(puzzle, player_of(request)))
+
+
+@require_POST
+@json_errors
+def give_up(request: HttpRequest, slug: str) -> JsonResponse:
+    puzzle = services.get_puzzle(slug)
+    return JsonResponse(services.give_up(puzzle, player_of(request)))
+
+
+@require_POST
+@json_errors
+def editor(request: HttpRequest) -> JsonResponse:
+    """``{"table": [[codes]], "rack": [codes], "save": false}``: the solver's verdict, and
+    with ``save`` a new puzzle shared by link."""
+    body = read_body(request)
+    checked = services.check_position(body.get("table"), body.get("rack"))
+    if body.get("save"):
+        user = request.user.pk if request.user.is_authenticated else None
+        puzzle = services.save_user_puzzle(body.get("table"), body.get("rack"), user)
+        checked["share_url"] = puzzle.get_absolute_url()
+        checked["slug"] = puzzle.slug
+        return JsonResponse(checked, status=201)
+    return JsonResponse(checked)

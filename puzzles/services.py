@@ -1,0 +1,761 @@
+"""The puzzle trainer's rules: who plays, which puzzle comes next, attempts and their ratings,
+the daily puzzle, the editor. Views call these and turn :class:`PuzzleError` into JSON.
+
+Ratings (Glicko-2, :mod:`puzzles.glicko`): a player's first finished attempt at a generated
+puzzle is a game against the puzzle. A clean solve scores 1, each hint halves that (a hint is
+a partial loss), giving up scores 0. Later attempts, shared puzzles and attempts left open
+change nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Max, Q, QuerySet
+from django.db.models.functions import Abs
+from django.http import HttpRequest
+from django.utils import timezone
+
+from games.engine.errors import IllegalMove, InvalidInput
+from games.engine.melds import meld_error
+from games.engine.tiles import Tile, parse_tiles
+from games.identity import GUEST_KEY
+
+from . import glicko
+from .arrangements import CLASSIC, codes, played_tiles, rearrangement
+from .generator import (
+    Features,
+    count_solutions,
+    grade,
+    parse_table,
+    puzzle_rating,
+)
+from .models import Attempt, DailyPuzzle, PlayerRating, Puzzle
+
+# The key games use for a guest is popped when the guest signs in (accounts/signals.py), maybe
+# before our receiver runs; this copy lets puzzle progress follow them too.
+PUZZLE_GUEST_KEY = "puzzles_guest_key"
+
+RAMP_LEVELS = (1, 2, 3, 4)
+RAMP_PER_LEVEL = 3
+BANDS = (100.0, 200.0, 400.0, 800.0, 1e9)
+HINT_FACTOR = 0.5
+STREAK_BASE = 700.0
+STREAK_STEP = 80.0
+DAILY_MIN_LEVEL = 3
+DAILY_GAP = dt.timedelta(days=365)
+LEADERBOARD_SIZE = 50
+MAX_EDITOR_RACK = 20
+MAX_EDITOR_TABLE = 80
+
+
+class PuzzleError(Exception):
+    """A request the trainer refuses: an HTTP status, a stable code and a sentence."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+    @property
+    def body(self) -> dict[str, str]:
+        return {"error": self.code, "message": self.message}
+
+
+# ---------------------------------------------------------------------------------------------
+# Who plays
+
+
+@dataclass(frozen=True)
+class Player:
+    """A signed-in user or a guest (by session key); ``anonymous`` when neither yet."""
+
+    user_id: int | None = None
+    guest_key: str = ""
+    name: str = ""
+
+    @property
+    def anonymous(self) -> bool:
+        return self.user_id is None and not self.guest_key
+
+    def owns(self) -> Q:
+        """The rows (attempts, ratings) that belong to this player."""
+        if self.user_id is not None:
+            return Q(user_id=self.user_id)
+        return Q(user__isnull=True, guest_key=self.guest_key)
+
+    def fields(self) -> dict[str, Any]:
+        if self.user_id is not None:
+            return {"user_id": self.user_id, "guest_key": ""}
+        return {"user_id": None, "guest_key": self.guest_key}
+
+
+def player_of(request: HttpRequest, create: bool = False) -> Player:
+    """The player behind a request; ``create`` gives an anonymous visitor a guest key."""
+    user = request.user
+    if user.is_authenticated:
+        return Player(user_id=user.pk, name=user.get_username())
+    session = request.session
+    key = session.get(GUEST_KEY) or session.get(PUZZLE_GUEST_KEY) or ""
+    if not key and create:
+        key = secrets.token_urlsafe(24)
+    if key:
+        if not session.get(GUEST_KEY):
+            session[GUEST_KEY] = key
+        if session.get(PUZZLE_GUEST_KEY) != key:
+            session[PUZZLE_GUEST_KEY] = key
+    return Player(guest_key=key, name="Guest")
+
+
+def rating_of(player: Player, create: bool = False) -> PlayerRating | None:
+    if player.anonymous:
+        return None
+    found = PlayerRating.objects.filter(player.owns()).first()
+    if found is None and create:
+        try:
+            with transaction.atomic():
+                found = PlayerRating.objects.create(**player.fields())
+        except IntegrityError:
+            found = PlayerRating.objects.filter(player.owns()).first()
+    return found
+
+
+def rating_json(player: Player) -> dict[str, Any]:
+    found = rating_of(player)
+    return (found or PlayerRating()).to_json()
+
+
+# ---------------------------------------------------------------------------------------------
+# Which puzzle next
+
+
+def trainer_puzzles() -> QuerySet[Puzzle]:
+    """Puzzles the trainer, streaks and dailies serve: public generated ones."""
+    return Puzzle.objects.filter(public=True, source=Puzzle.Source.GENERATED)
+
+
+def attempted_ids(player: Player) -> set[int]:
+    if player.anonymous:
+        return set()
+    return set(Attempt.objects.filter(player.owns()).values_list("puzzle_id", flat=True))
+
+
+def ramp_progress(player: Player) -> dict[str, Any]:
+    """How far the player is through the ramp: solved puzzles per ramp level."""
+    solved: dict[int, int] = {level: 0 for level in RAMP_LEVELS}
+    if not player.anonymous:
+        rows = (
+            Attempt.objects.filter(player.owns(), solved=True, puzzle__level__in=RAMP_LEVELS)
+            .filter(puzzle__source=Puzzle.Source.GENERATED)
+            .values_list("puzzle__level", "puzzle_id")
+            .distinct()
+        )
+        for level, _ in rows:
+            solved[level] += 1
+    available = dict(
+        trainer_puzzles()
+        .filter(level__in=RAMP_LEVELS)
+        .values_list("level")
+        .annotate(count=Count("pk"))
+        .values_list("level", "count")
+    )
+    levels = []
+    for level in RAMP_LEVELS:
+        needed = min(RAMP_PER_LEVEL, available.get(level, 0))
+        levels.append(
+            {
+                "level": level,
+                "technique": Puzzle.Technique(_ramp_technique(level)).label,
+                "solved": min(solved[level], needed),
+                "needed": needed,
+            }
+        )
+    done = all(row["solved"] >= row["needed"] for row in levels)
+    return {"levels": levels, "done": done}
+
+
+def _ramp_technique(level: int) -> str:
+    return ("extend", "split_run", "take_from_group", "free_joker")[level - 1]
+
+
+def next_puzzle(
+    player: Player, mode: str = "trainer", today: dt.date | None = None
+) -> Puzzle | None:
+    """The ramp in order until done, then the unseen puzzle nearest the player's rating
+    (the band widening when nothing fits); in streak mode, rising difficulty."""
+    if mode == "streak":
+        return next_streak_puzzle(player, today)
+    seen = attempted_ids(player)
+    pool = trainer_puzzles().exclude(pk__in=_upcoming_dailies(today))
+    progress = ramp_progress(player)
+    if not progress["done"]:
+        for row in progress["levels"]:
+            if row["solved"] < row["needed"]:
+                level = pool.filter(level=row["level"]).order_by("slug")
+                return level.exclude(pk__in=seen).first() or _unsolved(level, player)
+    found = rating_of(player)
+    return _nearest(pool.exclude(pk__in=seen), found.rating if found else 1500.0)
+
+
+def _unsolved(puzzles: QuerySet[Puzzle], player: Player) -> Puzzle | None:
+    solved = Attempt.objects.filter(player.owns(), solved=True).values("puzzle_id")
+    return puzzles.exclude(pk__in=solved).first()
+
+
+def _nearest(puzzles: QuerySet[Puzzle], target: float) -> Puzzle | None:
+    """The puzzle rated nearest ``target`` within the narrowest band that has one."""
+    by_distance = puzzles.annotate(distance=Abs(F("rating") - target)).order_by("distance", "slug")
+    for band in BANDS:
+        found = by_distance.filter(distance__lte=band).first()
+        if found is not None:
+            return found
+    return None
+
+
+def _upcoming_dailies(today: dt.date | None) -> QuerySet[DailyPuzzle]:
+    today = today or timezone.now().date()
+    return DailyPuzzle.objects.filter(date__gte=today).values("puzzle_id")
+
+
+def next_streak_puzzle(player: Player, today: dt.date | None = None) -> Puzzle | None:
+    """Streak puzzle number ``n`` is the one rated nearest ``STREAK_BASE + n * STREAK_STEP``
+    not yet met in this streak (never-attempted ones first)."""
+    found = rating_of(player)
+    done = found.streak_current if found else 0
+    target = STREAK_BASE + done * STREAK_STEP
+    pool = trainer_puzzles().exclude(pk__in=_upcoming_dailies(today))
+    if found and found.streak_started:
+        this_streak = Attempt.objects.filter(
+            player.owns(), mode=Attempt.Mode.STREAK, started__gte=found.streak_started
+        ).values("puzzle_id")
+        pool = pool.exclude(pk__in=this_streak)
+    return _nearest(pool.exclude(pk__in=attempted_ids(player)), target) or _nearest(pool, target)
+
+
+def trainer_state(player: Player, mode: str = "trainer") -> dict[str, Any]:
+    """What the trainer page and ``GET /puzzles/api/trainer`` show."""
+    puzzle = next_puzzle(player, mode)
+    return {
+        "mode": mode,
+        "next": None if puzzle is None else puzzle_summary(puzzle, mode),
+        "ramp": ramp_progress(player),
+        "rating": rating_json(player),
+    }
+
+
+def puzzle_summary(puzzle: Puzzle, mode: str = "trainer") -> dict[str, Any]:
+    url = puzzle.get_absolute_url()
+    return {
+        "slug": puzzle.slug,
+        "url": url if mode == "trainer" else f"{url}?mode={mode}",
+        "level": puzzle.level,
+        "technique": puzzle.technique,
+        "rating": round(puzzle.rating),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Attempts
+
+
+def get_puzzle(slug: str) -> Puzzle:
+    puzzle = Puzzle.objects.filter(slug=slug).first()
+    if puzzle is None:
+        raise PuzzleError(404, "no_such_puzzle", "There is no such puzzle.")
+    return puzzle
+
+
+def open_attempt(puzzle: Puzzle, player: Player) -> Attempt | None:
+    if player.anonymous:
+        return None
+    return (
+        Attempt.objects.filter(player.owns(), puzzle=puzzle, finished__isnull=True)
+        .order_by("-started")
+        .first()
+    )
+
+
+def _require_attempt(puzzle: Puzzle, player: Player) -> Attempt:
+    attempt = open_attempt(puzzle, player)
+    if attempt is None:
+        raise PuzzleError(409, "no_attempt", "Start the puzzle first.")
+    return attempt
+
+
+def start_attempt(
+    puzzle: Puzzle, player: Player, mode: str = "trainer", now: dt.datetime | None = None
+) -> tuple[Attempt, bool]:
+    """The player's open attempt at ``puzzle``, or a new one; ``True`` when new.
+
+    A daily attempt must be at today's daily (a second one that day is practice); a streak
+    attempt at the streak's next puzzle; a puzzle shared by link is always "shared".
+    """
+    now = now or timezone.now()
+    if mode not in Attempt.Mode.values:
+        raise PuzzleError(400, "bad_mode", f"mode must be one of {', '.join(Attempt.Mode.values)}.")
+    existing = open_attempt(puzzle, player)
+    if existing is not None:
+        return existing, False
+    mode = _checked_mode(puzzle, player, mode, now)
+    if mode == Attempt.Mode.STREAK:
+        found = rating_of(player, create=True)
+        assert found is not None
+        if found.streak_started is None:
+            PlayerRating.objects.filter(pk=found.pk).update(streak_started=now)
+    attempt = Attempt.objects.create(puzzle=puzzle, mode=mode, started=now, **player.fields())
+    return attempt, True
+
+
+def _checked_mode(puzzle: Puzzle, player: Player, mode: str, now: dt.datetime) -> str:
+    if not puzzle.public or puzzle.source == Puzzle.Source.USER:
+        return Attempt.Mode.SHARED
+    if mode == Attempt.Mode.DAILY:
+        daily = DailyPuzzle.objects.filter(date=now.date()).first()
+        if daily is None or daily.puzzle_id != puzzle.pk:
+            raise PuzzleError(400, "not_the_daily", "This is not today's daily puzzle.")
+        if Attempt.objects.filter(
+            player.owns(), puzzle=puzzle, mode=mode, started__date=now.date()
+        ).exists():
+            return Attempt.Mode.TRAINER
+    if mode == Attempt.Mode.STREAK:
+        expected = next_streak_puzzle(player, now.date())
+        if expected is None or expected.pk != puzzle.pk:
+            raise PuzzleError(400, "not_the_streak_puzzle", "This is not your next streak puzzle.")
+    return mode
+
+
+def attempt_json(attempt: Attempt) -> dict[str, Any]:
+    return {
+        "id": attempt.pk,
+        "mode": attempt.mode,
+        "started": attempt.started.isoformat(),
+        "hints": attempt.hints,
+    }
+
+
+def submit(
+    puzzle: Puzzle, player: Player, table: object, now: dt.datetime | None = None
+) -> dict[str, Any]:
+    """Check a final table; a legal one meeting the goal solves the attempt.
+
+    Raises ``PuzzleError`` 400 for malformed tables, 422 with the engine's code and sentence
+    for an illegal turn or one that falls short of the goal (a mistake, the attempt stays open).
+    """
+    attempt = _require_attempt(puzzle, player)
+    after = _parse_melds(table, "table")
+    try:
+        played = played_tiles(parse_table(puzzle.table), parse_tiles(puzzle.rack), after)
+    except IllegalMove as error:
+        _count_mistake(attempt)
+        raise PuzzleError(422, error.code, error.message) from None
+    except InvalidInput as error:
+        raise PuzzleError(400, "bad_table", str(error)) from None
+    if len(played) < puzzle.tiles_needed:
+        _count_mistake(attempt)
+        raise PuzzleError(422, "goal_not_met", _short_of_goal(puzzle, len(played)))
+    result = _finish(attempt, solved=True, now=now or timezone.now())
+    return {"solved": True, "played": [str(t) for t in played], **result}
+
+
+def _short_of_goal(puzzle: Puzzle, played: int) -> str:
+    left = len(puzzle.rack) - played
+    if puzzle.goal is None:
+        return f"Put down every rack tile: {left} still on your rack."
+    return f"Put down at least {puzzle.goal} rack tiles: you put down {played}."
+
+
+def _count_mistake(attempt: Attempt) -> None:
+    Attempt.objects.filter(pk=attempt.pk).update(mistakes=F("mistakes") + 1)
+
+
+def _parse_melds(value: object, name: str) -> tuple[tuple[Tile, ...], ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(meld, list) and all(isinstance(code, str) for code in meld) for meld in value
+    ):
+        raise PuzzleError(400, f"bad_{name}", f"{name} must be a list of melds of tile codes.")
+    try:
+        return parse_table(value)
+    except InvalidInput as error:
+        raise PuzzleError(400, f"bad_{name}", str(error)) from None
+
+
+def hint(puzzle: Puzzle, player: Player) -> dict[str, Any]:
+    """The next meld of the solution that takes rack tiles; each costs rating (and, in a
+    streak, ends it)."""
+    attempt = _require_attempt(puzzle, player)
+    melds = hint_melds(puzzle)
+    if attempt.hints >= len(melds):
+        raise PuzzleError(409, "no_more_hints", "Every meld with rack tiles has been shown.")
+    claimed = Attempt.objects.filter(
+        pk=attempt.pk, finished__isnull=True, hints=attempt.hints
+    ).update(hints=F("hints") + 1)
+    if not claimed:
+        raise PuzzleError(409, "conflict", "Another request changed this attempt; try again.")
+    if attempt.mode == Attempt.Mode.STREAK:
+        _end_streak(player)
+    meld = melds[attempt.hints]
+    return {
+        "meld": meld,
+        "hint": attempt.hints + 1,
+        "hints_left": len(melds) - attempt.hints - 1,
+        "message": f"Make {' '.join(meld)}.",
+    }
+
+
+def hint_melds(puzzle: Puzzle) -> list[list[str]]:
+    """The solution's melds that take rack tiles, in order."""
+    table, rack = parse_table(puzzle.table), parse_tiles(puzzle.rack)
+    solution = parse_table(puzzle.solution)
+    from_rack = rearrangement(table, rack, solution).from_rack
+    return [codes([meld])[0] for meld, uses in zip(solution, from_rack, strict=True) if uses]
+
+
+def give_up(puzzle: Puzzle, player: Player, now: dt.datetime | None = None) -> dict[str, Any]:
+    """The solution; the open attempt counts as a loss. A player who already finished the
+    puzzle may see it again for free."""
+    attempt = open_attempt(puzzle, player)
+    if attempt is None:
+        if player.anonymous or not Attempt.objects.filter(player.owns(), puzzle=puzzle).exists():
+            raise PuzzleError(409, "no_attempt", "Start the puzzle first.")
+        return {"solution": puzzle.solution, "solved": False, "rating": None}
+    result = _finish(attempt, solved=False, now=now or timezone.now())
+    return {"solution": puzzle.solution, "solved": False, **result}
+
+
+def _finish(attempt: Attempt, solved: bool, now: dt.datetime) -> dict[str, Any]:
+    """Close the attempt once (a conditional update claims it) and apply its rating."""
+    seconds = max(0.0, (now - attempt.started).total_seconds())
+    with transaction.atomic():
+        claimed = Attempt.objects.filter(pk=attempt.pk, finished__isnull=True).update(
+            finished=now, solved=solved, gave_up=not solved, seconds=seconds
+        )
+        if not claimed:
+            raise PuzzleError(409, "already_finished", "This attempt is already over.")
+        attempt.refresh_from_db()
+        player = Player(user_id=attempt.user_id, guest_key=attempt.guest_key)
+        change = _rate(attempt, player) if _is_rated(attempt, player) else None
+        _streak_after(attempt, player, solved)
+    return {"seconds": round(seconds, 1), "hints": attempt.hints, "rating": change}
+
+
+def _is_rated(attempt: Attempt, player: Player) -> bool:
+    if attempt.mode == Attempt.Mode.SHARED:
+        return False
+    earlier = Attempt.objects.filter(player.owns(), puzzle_id=attempt.puzzle_id).exclude(
+        pk=attempt.pk
+    )
+    return not earlier.filter(finished__isnull=False).exists()
+
+
+def score_of(attempt: Attempt) -> float:
+    """What the attempt scores against the puzzle: 1 clean, halved by each hint, 0 given up."""
+    return HINT_FACTOR**attempt.hints if attempt.solved else 0.0
+
+
+def _rate(attempt: Attempt, player: Player) -> dict[str, Any]:
+    puzzle = Puzzle.objects.select_for_update().get(pk=attempt.puzzle_id)
+    rating_of(player, create=True)
+    mine = PlayerRating.objects.select_for_update().get(player.owns())
+    before = mine.glicko
+    after, puzzle_after = glicko.play(before, puzzle.glicko, score_of(attempt))
+    mine.set_glicko(after)
+    mine.games += 1
+    mine.save(update_fields=["rating", "rd", "vol", "games"])
+    puzzle_before = puzzle.rating
+    puzzle.set_glicko(puzzle_after)
+    puzzle.save(update_fields=["rating", "rd", "vol"])
+    change = after.rating - before.rating
+    Attempt.objects.filter(pk=attempt.pk).update(rated=True, rating_change=change)
+    return {
+        "before": round(before.rating, 1),
+        "after": round(after.rating, 1),
+        "change": round(change, 1),
+        "rd": round(after.rd, 1),
+        "puzzle": {"before": round(puzzle_before, 1), "after": round(puzzle_after.rating, 1)},
+    }
+
+
+def _streak_after(attempt: Attempt, player: Player, solved: bool) -> None:
+    if attempt.mode != Attempt.Mode.STREAK:
+        return
+    if solved and attempt.hints == 0:
+        PlayerRating.objects.filter(player.owns()).update(streak_current=F("streak_current") + 1)
+        PlayerRating.objects.filter(player.owns(), streak_best__lt=F("streak_current")).update(
+            streak_best=F("streak_current")
+        )
+    else:
+        _end_streak(player)
+
+
+def _end_streak(player: Player) -> None:
+    """A miss: the streak is over (its best is kept)."""
+    PlayerRating.objects.filter(player.owns(), streak_best__lt=F("streak_current")).update(
+        streak_best=F("streak_current")
+    )
+    PlayerRating.objects.filter(player.owns()).update(streak_current=0, streak_started=None)
+
+
+# ---------------------------------------------------------------------------------------------
+# The daily puzzle
+
+
+def pick_daily(date: dt.date) -> DailyPuzzle:
+    """The daily puzzle of ``date``: idempotent, and the same on every server.
+
+    Among trainer puzzles of level ``DAILY_MIN_LEVEL`` and up that were nobody's daily within
+    a year of ``date``, ordered by slug, the one a hash of the date points at. When every such
+    puzzle was used within the year, the one used longest ago (slug order on ties).
+    """
+    existing = DailyPuzzle.objects.filter(date=date).select_related("puzzle").first()
+    if existing is not None:
+        return existing
+    puzzle = _daily_choice(date)
+    if puzzle is None:
+        raise PuzzleError(503, "no_puzzles", "There are no puzzles to pick from yet.")
+    try:
+        with transaction.atomic():
+            return DailyPuzzle.objects.create(date=date, puzzle=puzzle)
+    except IntegrityError:
+        return DailyPuzzle.objects.select_related("puzzle").get(date=date)
+
+
+def _daily_choice(date: dt.date) -> Puzzle | None:
+    pool = trainer_puzzles().filter(level__gte=DAILY_MIN_LEVEL)
+    recent = DailyPuzzle.objects.filter(date__gt=date - DAILY_GAP, date__lt=date + DAILY_GAP)
+    fresh = list(pool.exclude(pk__in=recent.values("puzzle_id")).order_by("slug"))
+    if fresh:
+        digest = hashlib.sha256(f"rummi-daily-{date.isoformat()}".encode()).hexdigest()
+        return fresh[int(digest, 16) % len(fresh)]
+    return (
+        pool.annotate(last=Max("dailies__date"))
+        .order_by(F("last").asc(nulls_first=True), "slug")
+        .first()
+    )
+
+
+def today() -> dt.date:
+    return timezone.now().astimezone(dt.UTC).date()
+
+
+def daily_leaderboard(daily: DailyPuzzle) -> list[dict[str, Any]]:
+    """That day's solves of the daily, fastest first (fewer hints first)."""
+    solves = (
+        Attempt.objects.filter(
+            puzzle=daily.puzzle, mode=Attempt.Mode.DAILY, solved=True, started__date=daily.date
+        )
+        .select_related("user")
+        .order_by("hints", "seconds", "finished")[:LEADERBOARD_SIZE]
+    )
+    return [
+        {
+            "rank": rank,
+            "name": attempt.user.get_username() if attempt.user else "Guest",
+            "seconds": round(attempt.seconds or 0.0, 1),
+            "hints": attempt.hints,
+        }
+        for rank, attempt in enumerate(solves, start=1)
+    ]
+
+
+def daily_streak(player: Player, on: dt.date) -> int:
+    """Days in a row, up to ``on`` (or the day before, if ``on``'s is not solved yet), on
+    which the player solved the daily."""
+    if player.anonymous:
+        return 0
+    since = on - dt.timedelta(days=400)
+    dailies = dict(
+        DailyPuzzle.objects.filter(date__gte=since, date__lte=on).values_list("date", "puzzle_id")
+    )
+    solved = {
+        (attempt.started.date(), attempt.puzzle_id)
+        for attempt in Attempt.objects.filter(
+            player.owns(), mode=Attempt.Mode.DAILY, solved=True, started__date__gte=since
+        )
+    }
+    day = on if (on, dailies.get(on)) in solved else on - dt.timedelta(days=1)
+    streak = 0
+    while (day, dailies.get(day)) in solved:
+        streak += 1
+        day -= dt.timedelta(days=1)
+    return streak
+
+
+def daily_state(player: Player, on: dt.date) -> dict[str, Any]:
+    daily = pick_daily(on)
+    mine = (
+        Attempt.objects.filter(
+            player.owns(), puzzle=daily.puzzle, mode=Attempt.Mode.DAILY, started__date=on
+        ).first()
+        if not player.anonymous
+        else None
+    )
+    return {
+        "date": on.isoformat(),
+        "puzzle": puzzle_summary(daily.puzzle, "daily"),
+        "leaderboard": daily_leaderboard(daily),
+        "streak": daily_streak(player, on),
+        "solved": bool(mine and mine.solved),
+    }
+
+
+def daily_archive(before: dt.date) -> list[dict[str, Any]]:
+    """Past dailies, newest first, with how many solved each on its day."""
+    rows = []
+    for daily in DailyPuzzle.objects.filter(date__lt=before).select_related("puzzle")[:366]:
+        solvers = Attempt.objects.filter(
+            puzzle=daily.puzzle, mode=Attempt.Mode.DAILY, solved=True, started__date=daily.date
+        ).count()
+        rows.append(
+            {"date": daily.date.isoformat(), **puzzle_summary(daily.puzzle), "solvers": solvers}
+        )
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# The editor
+
+
+def parse_editor_text(table_text: str, rack_text: str) -> tuple[list[list[str]], list[str]]:
+    """The editor's form: one meld a line (codes split by spaces or commas), the rack a line."""
+    table = [line.replace(",", " ").split() for line in table_text.splitlines()]
+    return [meld for meld in table if meld], rack_text.replace(",", " ").split()
+
+
+def check_position(table: object, rack: object) -> dict[str, Any]:
+    """What the solver says of an editor position: how many rack tiles can go down, and how."""
+    melds = _parse_melds(table, "table")
+    if not isinstance(rack, list) or not all(isinstance(code, str) for code in rack):
+        raise PuzzleError(400, "bad_rack", "rack must be a list of tile codes.")
+    try:
+        tiles = parse_tiles(rack)
+    except InvalidInput as error:
+        raise PuzzleError(400, "bad_rack", str(error)) from None
+    _check_editor_position(melds, tiles)
+    from games.engine.solver import solve
+
+    try:
+        best = solve(CLASSIC, [list(m) for m in melds], tiles, True)
+    except AssertionError:
+        raise PuzzleError(
+            422, "solver_failed", "The solver could not work this position out."
+        ) from None
+    return {
+        "tiles_placeable": best.tiles_played,
+        "rack_size": len(tiles),
+        "played": [str(t) for t in best.played],
+        "solution": codes(best.melds) if best.tiles_played else None,
+    }
+
+
+def _check_editor_position(melds: Sequence[Sequence[Tile]], rack: Sequence[Tile]) -> None:
+    if not rack:
+        raise PuzzleError(400, "bad_rack", "Put at least one tile on the rack.")
+    if len(rack) > MAX_EDITOR_RACK:
+        raise PuzzleError(400, "bad_rack", f"A rack holds at most {MAX_EDITOR_RACK} tiles here.")
+    if sum(len(m) for m in melds) > MAX_EDITOR_TABLE:
+        raise PuzzleError(
+            400, "bad_table", f"The table holds at most {MAX_EDITOR_TABLE} tiles here."
+        )
+    for meld in melds:
+        error = meld_error(list(meld), CLASSIC.max_number)
+        if error is not None:
+            raise PuzzleError(422, "meld_invalid", error[0].upper() + error[1:] + ".")
+    counts: dict[Tile, int] = {}
+    for tile in [t for m in melds for t in m] + list(rack):
+        counts[tile] = counts.get(tile, 0) + 1
+    for tile, count in counts.items():
+        limit = CLASSIC.tile_set.jokers if tile.is_joker else CLASSIC.tile_set.copies
+        if count > limit:
+            raise PuzzleError(
+                422, "too_many_copies", f"A classic set has {limit} of {tile}; this has {count}."
+            )
+
+
+def save_user_puzzle(table: object, rack: object, user_id: int | None) -> Puzzle:
+    """Save an editor position as a puzzle shared by link; its goal is what the solver can do."""
+    checked = check_position(table, rack)
+    if not checked["tiles_placeable"]:
+        raise PuzzleError(422, "nothing_playable", "No rack tile can go down: that is no puzzle.")
+    melds = _parse_melds(table, "table")
+    tiles = parse_tiles(rack)  # type: ignore[arg-type]
+    solution = parse_table(checked["solution"])
+    placeable = checked["tiles_placeable"]
+    goal = None if placeable == len(tiles) else placeable
+    features = _user_features(melds, tiles, solution, all_placed=goal is None)
+    level = grade(features, len(tiles)) if features.melds_disturbed else 1
+    order = rearrangement(melds, tiles, solution).from_rack
+    ordered = [m for m, uses in zip(solution, order, strict=True) if uses] + [
+        m for m, uses in zip(solution, order, strict=True) if not uses
+    ]
+    token = secrets.token_urlsafe(9)
+    return Puzzle.objects.create(
+        slug=f"u-{token}",
+        table=codes(melds),
+        rack=[str(t) for t in tiles],
+        goal=goal,
+        solution=codes(ordered),
+        level=level,
+        technique=Puzzle.Technique.MIXED,
+        lesson="Made in the puzzle editor.",
+        rating=puzzle_rating(level, features, len(tiles)),
+        source=Puzzle.Source.USER,
+        created_by_id=user_id,
+        share_token=token,
+        public=False,
+        **{k: v for k, v in features.__dict__.items()},
+    )
+
+
+def _user_features(
+    melds: Sequence[Sequence[Tile]],
+    rack: Sequence[Tile],
+    solution: Sequence[Sequence[Tile]],
+    all_placed: bool,
+) -> Features:
+    moves = rearrangement(melds, rack, solution)
+    solutions = 0
+    if all_placed:
+        solutions = count_solutions(melds, rack, budget=20_000).solutions
+    return Features(
+        table_size=sum(len(m) for m in melds),
+        melds_disturbed=moves.disturbed,
+        tiles_moved=moves.moved,
+        chain_depth=moves.chain,
+        jokers=sum(t.is_joker for m in melds for t in m) + sum(t.is_joker for t in rack),
+        solutions=max(1, solutions),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Guests who sign in
+
+
+def adopt_guest(key: str, user: Any) -> int:
+    """Give a guest's attempts and rating to ``user``; the number of attempts moved.
+
+    If the account already has a rating, it keeps it unless it was never used; the best
+    streak is the better of the two.
+    """
+    moved = Attempt.objects.filter(guest_key=key, user__isnull=True).update(user=user, guest_key="")
+    guest = PlayerRating.objects.filter(guest_key=key, user__isnull=True).first()
+    if guest is None:
+        return moved
+    mine = PlayerRating.objects.filter(user=user).first()
+    if mine is None:
+        guest.user, guest.guest_key = user, ""
+        guest.save(update_fields=["user", "guest_key"])
+        return moved
+    if mine.games == 0:
+        mine.set_glicko(guest.glicko)
+        mine.games = guest.games
+    mine.streak_best = max(mine.streak_best, guest.streak_best, guest.streak_current)
+    mine.save()
+    guest.delete()
+    return moved

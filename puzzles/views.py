@@ -1,0 +1,142 @@
+"""The puzzle trainer's pages: server-rendered for now; the board front end reads the
+``puzzle-bootstrap`` JSON on the puzzle page and talks to the API (puzzles/api.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_http_methods
+
+from . import services
+from .models import Attempt, Puzzle
+from .services import PuzzleError, player_of
+
+MODES = ("trainer", "streak", "daily")
+
+
+@require_GET
+def trainer(request: HttpRequest) -> HttpResponse:
+    player = player_of(request)
+    state = services.trainer_state(player)
+    streak = services.next_puzzle(player, "streak")
+    context = {
+        "state": state,
+        "streak_next": streak and services.puzzle_summary(streak, "streak"),
+    }
+    return render(request, "puzzles/trainer.html", context)
+
+
+@require_GET
+def next_puzzle(request: HttpRequest) -> HttpResponse:
+    """Go to the next puzzle of the trainer (or of the streak, ``?mode=streak``)."""
+    mode = request.GET.get("mode", "trainer")
+    puzzle = services.next_puzzle(player_of(request), "streak" if mode == "streak" else "trainer")
+    if puzzle is None:
+        return HttpResponseRedirect(reverse("puzzles:trainer"))
+    return HttpResponseRedirect(services.puzzle_summary(puzzle, mode)["url"])
+
+
+def bootstrap(puzzle: Puzzle, mode: str) -> dict[str, Any]:
+    """What the board front end needs to show and play ``puzzle``."""
+    base = f"/puzzles/api/{puzzle.slug}/"
+    return {
+        "slug": puzzle.slug,
+        "table": puzzle.table,
+        "rack": puzzle.rack,
+        "goal": puzzle.goal_json,
+        "level": puzzle.level,
+        "lesson": puzzle.lesson,
+        "technique": puzzle.technique,
+        "mode": mode,
+        "api": {
+            "attempt": base + "attempt",
+            "submit": base + "submit",
+            "hint": base + "hint",
+            "give_up": base + "give-up",
+        },
+    }
+
+
+def _puzzle_page(request: HttpRequest, puzzle: Puzzle, mode: str) -> HttpResponse:
+    player = player_of(request)
+    attempt = services.open_attempt(puzzle, player)
+    context = {
+        "puzzle": puzzle,
+        "mode": mode,
+        "bootstrap": bootstrap(puzzle, mode),
+        "attempt": attempt,
+        "rating": services.rating_json(player),
+        "share_url": request.build_absolute_uri(puzzle.get_absolute_url())
+        if puzzle.share_token
+        else None,
+    }
+    return render(request, "puzzles/puzzle.html", context)
+
+
+@require_GET
+@ensure_csrf_cookie
+def puzzle_page(request: HttpRequest, slug: str) -> HttpResponse:
+    puzzle = get_object_or_404(Puzzle, slug=slug)
+    mode = request.GET.get("mode", "trainer")
+    if mode not in MODES:
+        mode = "trainer"
+    if not puzzle.public:
+        mode = Attempt.Mode.SHARED
+    return _puzzle_page(request, puzzle, mode)
+
+
+@require_GET
+@ensure_csrf_cookie
+def shared_page(request: HttpRequest, token: str) -> HttpResponse:
+    puzzle = get_object_or_404(Puzzle, share_token=token)
+    return _puzzle_page(request, puzzle, Attempt.Mode.SHARED if not puzzle.public else "trainer")
+
+
+@require_GET
+@ensure_csrf_cookie
+def daily(request: HttpRequest) -> HttpResponse:
+    player = player_of(request)
+    on = services.today()
+    try:
+        state = services.daily_state(player, on)
+    except PuzzleError as error:
+        raise Http404(error.message) from None
+    puzzle = Puzzle.objects.get(slug=state["puzzle"]["slug"])
+    context = {
+        "state": state,
+        "puzzle": puzzle,
+        "mode": "daily",
+        "bootstrap": bootstrap(puzzle, "daily"),
+    }
+    return render(request, "puzzles/daily.html", context)
+
+
+@require_GET
+def daily_archive(request: HttpRequest) -> HttpResponse:
+    rows = services.daily_archive(services.today())
+    return render(request, "puzzles/archive.html", {"rows": rows})
+
+
+@require_http_methods(["GET", "POST"])
+def editor(request: HttpRequest) -> HttpResponse:
+    """The puzzle editor: meld lines and a rack line; the solver checks, saving shares."""
+    table_text = request.POST.get("table", "")
+    rack_text = request.POST.get("rack", "")
+    context: dict[str, Any] = {"table_text": table_text, "rack_text": rack_text}
+    if request.method == "POST":
+        table, rack = services.parse_editor_text(table_text, rack_text)
+        try:
+            context["result"] = services.check_position(table, rack)
+            if request.POST.get("action") == "save":
+                user = request.user.pk if request.user.is_authenticated else None
+                puzzle = services.save_user_puzzle(table, rack, user)
+                return HttpResponseRedirect(puzzle.get_absolute_url())
+        except PuzzleError as error:
+            context["error"] = error.message
+            status = error.status
+            return render(request, "puzzles/editor.html", context, status=status)
+    return render(request, "puzzles/editor.html", context)
