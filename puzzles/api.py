@@ -14,6 +14,8 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
+from . import daily as dailies
+from . import editor as editing
 from . import services
 from .services import PuzzleError, player_of
 
@@ -59,7 +61,7 @@ def trainer(request: HttpRequest) -> JsonResponse:
 @require_GET
 @json_errors
 def daily(request: HttpRequest) -> JsonResponse:
-    return JsonResponse(services.daily_state(player_of(request), services.today()))
+    return JsonResponse(dailies.daily_state(player_of(request), dailies.today()))
 
 
 @require_POST
@@ -100,10 +102,10 @@ def editor(request: HttpRequest) -> JsonResponse:
     """``{"table": [[codes]], "rack": [codes], "save": false}``: the solver's verdict, and
     with ``save`` a new puzzle shared by link."""
     body = read_body(request)
-    checked = services.check_position(body.get("table"), body.get("rack"))
+    checked = editing.check_position(body.get("table"), body.get("rack"))
     if body.get("save"):
         user = request.user.pk if request.user.is_authenticated else None
-        puzzle = services.save_user_puzzle(body.get("table"), body.get("rack"), user)
+        puzzle = editing.save_user_puzzle(body.get("table"), body.get("rack"), user)
         checked["share_url"] = puzzle.get_absolute_url()
         checked["slug"] = puzzle.slug
         return JsonResponse(checked, status=201)

@@ -1,5 +1,6 @@
 """The puzzle trainer's rules: who plays, which puzzle comes next, attempts and their ratings,
-the daily puzzle, the editor. Views call these and turn :class:`PuzzleError` into JSON.
+a guest's progress joining their account. Views call these (and puzzles/daily.py,
+puzzles/editor.py) and turn :class:`PuzzleError` into JSON.
 
 Ratings (Glicko-2, :mod:`puzzles.glicko`): a player's first finished attempt at a generated
 puzzle is a game against the puzzle. A clean solve scores 1, each hint halves that (a hint is
@@ -10,32 +11,23 @@ change nothing.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import secrets
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Max, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.db.models.functions import Abs
 from django.http import HttpRequest
 from django.utils import timezone
 
 from games.engine.errors import IllegalMove, InvalidInput
-from games.engine.melds import meld_error
 from games.engine.tiles import Tile, parse_tiles
 from games.identity import GUEST_KEY
 
 from . import glicko
-from .arrangements import CLASSIC, codes, played_tiles, rearrangement
-from .generator import (
-    Features,
-    count_solutions,
-    grade,
-    parse_table,
-    puzzle_rating,
-)
+from .arrangements import codes, played_tiles, rearrangement
+from .generator import parse_table
 from .models import Attempt, DailyPuzzle, PlayerRating, Puzzle
 
 # The key games use for a guest is popped when the guest signs in (accounts/signals.py), maybe
@@ -48,11 +40,6 @@ BANDS = (100.0, 200.0, 400.0, 800.0, 1e9)
 HINT_FACTOR = 0.5
 STREAK_BASE = 700.0
 STREAK_STEP = 80.0
-DAILY_MIN_LEVEL = 3
-DAILY_GAP = dt.timedelta(days=365)
-LEADERBOARD_SIZE = 50
-MAX_EDITOR_RACK = 20
-MAX_EDITOR_TABLE = 80
 
 
 class PuzzleError(Exception):
@@ -349,7 +336,7 @@ def submit(
     for an illegal turn or one that falls short of the goal (a mistake, the attempt stays open).
     """
     attempt = _require_attempt(puzzle, player)
-    after = _parse_melds(table, "table")
+    after = parse_melds(table, "table")
     try:
         played = played_tiles(parse_table(puzzle.table), parse_tiles(puzzle.rack), after)
     except IllegalMove as error:
@@ -375,7 +362,7 @@ def _count_mistake(attempt: Attempt) -> None:
     Attempt.objects.filter(pk=attempt.pk).update(mistakes=F("mistakes") + 1)
 
 
-def _parse_melds(value: object, name: str) -> tuple[tuple[Tile, ...], ...]:
+def parse_melds(value: object, name: str) -> tuple[tuple[Tile, ...], ...]:
     if not isinstance(value, list) or not all(
         isinstance(meld, list) and all(isinstance(code, str) for code in meld) for meld in value
     ):
@@ -500,237 +487,6 @@ def _end_streak(player: Player) -> None:
         streak_best=F("streak_current")
     )
     PlayerRating.objects.filter(player.owns()).update(streak_current=0, streak_started=None)
-
-
-# ---------------------------------------------------------------------------------------------
-# The daily puzzle
-
-
-def pick_daily(date: dt.date) -> DailyPuzzle:
-    """The daily puzzle of ``date``: idempotent, and the same on every server.
-
-    Among trainer puzzles of level ``DAILY_MIN_LEVEL`` and up that were nobody's daily within
-    a year of ``date``, ordered by slug, the one a hash of the date points at. When every such
-    puzzle was used within the year, the one used longest ago (slug order on ties).
-    """
-    existing = DailyPuzzle.objects.filter(date=date).select_related("puzzle").first()
-    if existing is not None:
-        return existing
-    puzzle = _daily_choice(date)
-    if puzzle is None:
-        raise PuzzleError(503, "no_puzzles", "There are no puzzles to pick from yet.")
-    try:
-        with transaction.atomic():
-            return DailyPuzzle.objects.create(date=date, puzzle=puzzle)
-    except IntegrityError:
-        return DailyPuzzle.objects.select_related("puzzle").get(date=date)
-
-
-def _daily_choice(date: dt.date) -> Puzzle | None:
-    pool = trainer_puzzles().filter(level__gte=DAILY_MIN_LEVEL)
-    recent = DailyPuzzle.objects.filter(date__gt=date - DAILY_GAP, date__lt=date + DAILY_GAP)
-    fresh = list(pool.exclude(pk__in=recent.values("puzzle_id")).order_by("slug"))
-    if fresh:
-        digest = hashlib.sha256(f"rummi-daily-{date.isoformat()}".encode()).hexdigest()
-        return fresh[int(digest, 16) % len(fresh)]
-    return (
-        pool.annotate(last=Max("dailies__date"))
-        .order_by(F("last").asc(nulls_first=True), "slug")
-        .first()
-    )
-
-
-def today() -> dt.date:
-    return timezone.now().astimezone(dt.UTC).date()
-
-
-def daily_leaderboard(daily: DailyPuzzle) -> list[dict[str, Any]]:
-    """That day's solves of the daily, fastest first (fewer hints first)."""
-    solves = (
-        Attempt.objects.filter(
-            puzzle=daily.puzzle, mode=Attempt.Mode.DAILY, solved=True, started__date=daily.date
-        )
-        .select_related("user")
-        .order_by("hints", "seconds", "finished")[:LEADERBOARD_SIZE]
-    )
-    return [
-        {
-            "rank": rank,
-            "name": attempt.user.get_username() if attempt.user else "Guest",
-            "seconds": round(attempt.seconds or 0.0, 1),
-            "hints": attempt.hints,
-        }
-        for rank, attempt in enumerate(solves, start=1)
-    ]
-
-
-def daily_streak(player: Player, on: dt.date) -> int:
-    """Days in a row, up to ``on`` (or the day before, if ``on``'s is not solved yet), on
-    which the player solved the daily."""
-    if player.anonymous:
-        return 0
-    since = on - dt.timedelta(days=400)
-    dailies = dict(
-        DailyPuzzle.objects.filter(date__gte=since, date__lte=on).values_list("date", "puzzle_id")
-    )
-    solved = {
-        (attempt.started.date(), attempt.puzzle_id)
-        for attempt in Attempt.objects.filter(
-            player.owns(), mode=Attempt.Mode.DAILY, solved=True, started__date__gte=since
-        )
-    }
-    day = on if (on, dailies.get(on)) in solved else on - dt.timedelta(days=1)
-    streak = 0
-    while (day, dailies.get(day)) in solved:
-        streak += 1
-        day -= dt.timedelta(days=1)
-    return streak
-
-
-def daily_state(player: Player, on: dt.date) -> dict[str, Any]:
-    daily = pick_daily(on)
-    mine = (
-        Attempt.objects.filter(
-            player.owns(), puzzle=daily.puzzle, mode=Attempt.Mode.DAILY, started__date=on
-        ).first()
-        if not player.anonymous
-        else None
-    )
-    return {
-        "date": on.isoformat(),
-        "puzzle": puzzle_summary(daily.puzzle, "daily"),
-        "leaderboard": daily_leaderboard(daily),
-        "streak": daily_streak(player, on),
-        "solved": bool(mine and mine.solved),
-    }
-
-
-def daily_archive(before: dt.date) -> list[dict[str, Any]]:
-    """Past dailies, newest first, with how many solved each on its day."""
-    rows = []
-    for daily in DailyPuzzle.objects.filter(date__lt=before).select_related("puzzle")[:366]:
-        solvers = Attempt.objects.filter(
-            puzzle=daily.puzzle, mode=Attempt.Mode.DAILY, solved=True, started__date=daily.date
-        ).count()
-        rows.append(
-            {"date": daily.date.isoformat(), **puzzle_summary(daily.puzzle), "solvers": solvers}
-        )
-    return rows
-
-
-# ---------------------------------------------------------------------------------------------
-# The editor
-
-
-def parse_editor_text(table_text: str, rack_text: str) -> tuple[list[list[str]], list[str]]:
-    """The editor's form: one meld a line (codes split by spaces or commas), the rack a line."""
-    table = [line.replace(",", " ").split() for line in table_text.splitlines()]
-    return [meld for meld in table if meld], rack_text.replace(",", " ").split()
-
-
-def check_position(table: object, rack: object) -> dict[str, Any]:
-    """What the solver says of an editor position: how many rack tiles can go down, and how."""
-    melds = _parse_melds(table, "table")
-    if not isinstance(rack, list) or not all(isinstance(code, str) for code in rack):
-        raise PuzzleError(400, "bad_rack", "rack must be a list of tile codes.")
-    try:
-        tiles = parse_tiles(rack)
-    except InvalidInput as error:
-        raise PuzzleError(400, "bad_rack", str(error)) from None
-    _check_editor_position(melds, tiles)
-    from games.engine.solver import solve
-
-    try:
-        best = solve(CLASSIC, [list(m) for m in melds], tiles, True)
-    except AssertionError:
-        raise PuzzleError(
-            422, "solver_failed", "The solver could not work this position out."
-        ) from None
-    return {
-        "tiles_placeable": best.tiles_played,
-        "rack_size": len(tiles),
-        "played": [str(t) for t in best.played],
-        "solution": codes(best.melds) if best.tiles_played else None,
-    }
-
-
-def _check_editor_position(melds: Sequence[Sequence[Tile]], rack: Sequence[Tile]) -> None:
-    if not rack:
-        raise PuzzleError(400, "bad_rack", "Put at least one tile on the rack.")
-    if len(rack) > MAX_EDITOR_RACK:
-        raise PuzzleError(400, "bad_rack", f"A rack holds at most {MAX_EDITOR_RACK} tiles here.")
-    if sum(len(m) for m in melds) > MAX_EDITOR_TABLE:
-        raise PuzzleError(
-            400, "bad_table", f"The table holds at most {MAX_EDITOR_TABLE} tiles here."
-        )
-    for meld in melds:
-        error = meld_error(list(meld), CLASSIC.max_number)
-        if error is not None:
-            raise PuzzleError(422, "meld_invalid", error[0].upper() + error[1:] + ".")
-    counts: dict[Tile, int] = {}
-    for tile in [t for m in melds for t in m] + list(rack):
-        counts[tile] = counts.get(tile, 0) + 1
-    for tile, count in counts.items():
-        limit = CLASSIC.tile_set.jokers if tile.is_joker else CLASSIC.tile_set.copies
-        if count > limit:
-            raise PuzzleError(
-                422, "too_many_copies", f"A classic set has {limit} of {tile}; this has {count}."
-            )
-
-
-def save_user_puzzle(table: object, rack: object, user_id: int | None) -> Puzzle:
-    """Save an editor position as a puzzle shared by link; its goal is what the solver can do."""
-    checked = check_position(table, rack)
-    if not checked["tiles_placeable"]:
-        raise PuzzleError(422, "nothing_playable", "No rack tile can go down: that is no puzzle.")
-    melds = _parse_melds(table, "table")
-    tiles = parse_tiles(rack)  # type: ignore[arg-type]
-    solution = parse_table(checked["solution"])
-    placeable = checked["tiles_placeable"]
-    goal = None if placeable == len(tiles) else placeable
-    features = _user_features(melds, tiles, solution, all_placed=goal is None)
-    level = grade(features, len(tiles)) if features.melds_disturbed else 1
-    order = rearrangement(melds, tiles, solution).from_rack
-    ordered = [m for m, uses in zip(solution, order, strict=True) if uses] + [
-        m for m, uses in zip(solution, order, strict=True) if not uses
-    ]
-    token = secrets.token_urlsafe(9)
-    return Puzzle.objects.create(
-        slug=f"u-{token}",
-        table=codes(melds),
-        rack=[str(t) for t in tiles],
-        goal=goal,
-        solution=codes(ordered),
-        level=level,
-        technique=Puzzle.Technique.MIXED,
-        lesson="Made in the puzzle editor.",
-        rating=puzzle_rating(level, features, len(tiles)),
-        source=Puzzle.Source.USER,
-        created_by_id=user_id,
-        share_token=token,
-        public=False,
-        **{k: v for k, v in features.__dict__.items()},
-    )
-
-
-def _user_features(
-    melds: Sequence[Sequence[Tile]],
-    rack: Sequence[Tile],
-    solution: Sequence[Sequence[Tile]],
-    all_placed: bool,
-) -> Features:
-    moves = rearrangement(melds, rack, solution)
-    solutions = 0
-    if all_placed:
-        solutions = count_solutions(melds, rack, budget=20_000).solutions
-    return Features(
-        table_size=sum(len(m) for m in melds),
-        melds_disturbed=moves.disturbed,
-        tiles_moved=moves.moved,
-        chain_depth=moves.chain,
-        jokers=sum(t.is_joker for m in melds for t in m) + sum(t.is_joker for t in rack),
-        solutions=max(1, solutions),
-    )
 
 
 # ---------------------------------------------------------------------------------------------

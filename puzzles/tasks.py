@@ -8,6 +8,6 @@ from celery import shared_task
 @shared_task(ignore_result=True)
 def pick_daily_puzzle() -> str:
     """Pick today's daily puzzle (idempotent: a second run the same day changes nothing)."""
-    from .services import pick_daily, today
+    from .daily import pick_daily, today
 
     return pick_daily(today()).puzzle.slug

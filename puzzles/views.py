@@ -11,6 +11,8 @@ from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
+from . import daily as dailies
+from . import editor as editing
 from . import services
 from .models import Attempt, Puzzle
 from .services import PuzzleError, player_of
@@ -100,9 +102,9 @@ def shared_page(request: HttpRequest, token: str) -> HttpResponse:
 @ensure_csrf_cookie
 def daily(request: HttpRequest) -> HttpResponse:
     player = player_of(request)
-    on = services.today()
+    on = dailies.today()
     try:
-        state = services.daily_state(player, on)
+        state = dailies.daily_state(player, on)
     except PuzzleError as error:
         raise Http404(error.message) from None
     puzzle = Puzzle.objects.get(slug=state["puzzle"]["slug"])
@@ -117,7 +119,7 @@ def daily(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def daily_archive(request: HttpRequest) -> HttpResponse:
-    rows = services.daily_archive(services.today())
+    rows = dailies.daily_archive(dailies.today())
     return render(request, "puzzles/archive.html", {"rows": rows})
 
 
@@ -128,12 +130,12 @@ def editor(request: HttpRequest) -> HttpResponse:
     rack_text = request.POST.get("rack", "")
     context: dict[str, Any] = {"table_text": table_text, "rack_text": rack_text}
     if request.method == "POST":
-        table, rack = services.parse_editor_text(table_text, rack_text)
+        table, rack = editing.parse_editor_text(table_text, rack_text)
         try:
-            context["result"] = services.check_position(table, rack)
+            context["result"] = editing.check_position(table, rack)
             if request.POST.get("action") == "save":
                 user = request.user.pk if request.user.is_authenticated else None
-                puzzle = services.save_user_puzzle(table, rack, user)
+                puzzle = editing.save_user_puzzle(table, rack, user)
                 return HttpResponseRedirect(puzzle.get_absolute_url())
         except PuzzleError as error:
             context["error"] = error.message

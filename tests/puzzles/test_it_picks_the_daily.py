@@ -12,9 +12,10 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
+from puzzles import daily as dailies
 from puzzles import services
+from puzzles.daily import DAILY_MIN_LEVEL, pick_daily
 from puzzles.models import Attempt, DailyPuzzle, Puzzle
-from puzzles.services import DAILY_MIN_LEVEL, pick_daily
 from puzzles.tasks import pick_daily_puzzle
 
 from .conftest import api, post, user_client
@@ -82,7 +83,7 @@ def play_daily(client: Client, puzzle: Puzzle, hints: int = 0) -> Any:
 def test_the_daily_page_has_a_leaderboard_and_a_streak(
     alice: Any, bob: Any, shipped: list[Puzzle]
 ) -> None:
-    today = services.today()
+    today = dailies.today()
     puzzle = pick_daily(today).puzzle
     alice_client, bob_client = user_client(alice), user_client(bob)
     assert play_daily(bob_client, puzzle, hints=1)["solved"]
@@ -99,7 +100,7 @@ def test_the_daily_page_has_a_leaderboard_and_a_streak(
 
 
 def test_the_daily_streak_counts_days_in_a_row(alice: Any, shipped: list[Puzzle]) -> None:
-    today = services.today()
+    today = dailies.today()
     for back in (1, 2, 4):
         day = today - dt.timedelta(days=back)
         daily = pick_daily(day)
@@ -114,28 +115,28 @@ def test_the_daily_streak_counts_days_in_a_row(alice: Any, shipped: list[Puzzle]
             seconds=30,
         )
     player = services.Player(user_id=alice.pk)
-    assert services.daily_streak(player, today) == 2  # yesterday and the day before
+    assert dailies.daily_streak(player, today) == 2  # yesterday and the day before
     assert play_daily(user_client(alice), pick_daily(today).puzzle)["solved"]
-    assert services.daily_streak(player, today) == 3
+    assert dailies.daily_streak(player, today) == 3
 
 
 def test_a_second_daily_attempt_is_practice(alice: Any, shipped: list[Puzzle]) -> None:
     client = user_client(alice)
-    puzzle = pick_daily(services.today()).puzzle
+    puzzle = pick_daily(dailies.today()).puzzle
     play_daily(client, puzzle)
     again = post(client, api(puzzle.slug, "attempt"), {"mode": "daily"}).json()
     assert again["mode"] == "trainer"
 
 
 def test_only_todays_puzzle_is_played_as_the_daily(alice: Any, shipped: list[Puzzle]) -> None:
-    pick_daily(services.today())
-    other = Puzzle.objects.exclude(dailies__date=services.today()).first()
+    pick_daily(dailies.today())
+    other = Puzzle.objects.exclude(dailies__date=dailies.today()).first()
     answer = post(user_client(alice), api(other.slug, "attempt"), {"mode": "daily"})
     assert answer.status_code == 400 and answer.json()["error"] == "not_the_daily"
 
 
 def test_the_archive_lists_past_dailies(alice: Any, shipped: list[Puzzle]) -> None:
-    today = services.today()
+    today = dailies.today()
     past = [pick_daily(today - dt.timedelta(days=n)) for n in (1, 2, 3)]
     pick_daily(today)
     page = Client().get("/puzzles/daily/archive/")
@@ -148,6 +149,6 @@ def test_the_archive_lists_past_dailies(alice: Any, shipped: list[Puzzle]) -> No
 
 
 def test_the_trainer_keeps_todays_daily_for_the_daily(alice: Any, shipped: list[Puzzle]) -> None:
-    daily = pick_daily(services.today()).puzzle
+    daily = pick_daily(dailies.today()).puzzle
     Puzzle.objects.exclude(pk=daily.pk).update(public=False)
     assert services.next_puzzle(services.Player(user_id=alice.pk)) is None
