@@ -1,7 +1,40 @@
-"""The puzzle trainer's JSON API: thin views over puzzles.services.
+"""The puzzle trainer's JSON API: thin views over puzzles.services (and daily, editor).
 
-Errors are JSON ``{"error": code, "message": sentence}`` with a 4xx status: 400 malformed,
-404 unknown puzzle, 409 no open attempt (or it is over), 422 a rule broken (the engine's code).
+POST bodies are JSON and need Django's CSRF token in ``X-CSRFToken`` (the puzzle pages set the
+``csrftoken`` cookie). A guest is known by the session; the first ``attempt`` makes them one.
+
+=======================================  ===================================================
+``GET  /puzzles/api/trainer?mode=``      ``{"mode", "next": {"slug", "url", "level",
+                                         "technique", "rating"} | null, "ramp": {"levels":
+                                         [{"level", "technique", "solved", "needed"}],
+                                         "done"}, "rating": {"rating", "rd", "games",
+                                         "streak": {"current", "best"}}}``; mode trainer or
+                                         streak
+``GET  /puzzles/api/daily``              ``{"date", "puzzle": {...as next}, "leaderboard":
+                                         [{"rank", "name", "seconds", "hints"}], "streak",
+                                         "solved"}``
+``POST /puzzles/api/<slug>/attempt``     ``{"mode": "trainer"|"streak"|"daily"}`` -> 201 a
+                                         new attempt, 200 the open one: ``{"id", "mode",
+                                         "started", "hints"}``
+``POST /puzzles/api/<slug>/submit``      ``{"table": [[codes]]}`` (the whole final table) ->
+                                         ``{"solved": true, "played", "seconds", "hints",
+                                         "rating": {"before", "after", "change", "rd",
+                                         "puzzle": {"before", "after"}} | null}``
+``POST /puzzles/api/<slug>/hint``        ``{"meld": [codes], "hint", "hints_left",
+                                         "message"}``
+``POST /puzzles/api/<slug>/give-up``     ``{"solution": [[codes]], "solved": false,
+                                         "rating": {...} | null}``
+``POST /puzzles/api/editor``             ``{"table": [[codes]], "rack": [codes], "save"}`` ->
+                                         ``{"tiles_placeable", "rack_size", "played",
+                                         "solution"}`` (+ ``"slug", "share_url"``, 201)
+=======================================  ===================================================
+
+Errors are JSON ``{"error": code, "message": sentence}`` with a 4xx status: 400 malformed
+(``bad_json``, ``bad_table``, ``bad_rack``, ``bad_mode``, ``not_the_daily``,
+``not_the_streak_puzzle``), 404 ``no_such_puzzle``, 409 ``no_attempt``, ``already_finished``
+or ``no_more_hints``, 422 a rule broken: the engine's code (``meld_invalid``,
+``table_tile_taken``, ``tile_not_in_rack``, ``no_tile_played``, ``joker_not_replaced``) or
+``goal_not_met``, and in the editor ``too_many_copies`` or ``nothing_playable``.
 """
 
 from __future__ import annotations
