@@ -44,15 +44,16 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations, permutations
 from typing import Literal
 
-from .errors import InvalidInput
+from .errors import IllegalMove, InvalidInput
 from .melds import readings
 from .rules import Rules
 from .tiles import COLOURS, JOKER_PENALTY, Tile
+from .turn import check_turn
 
 __all__ = ["Solution", "solve", "solve_ids"]
 
@@ -191,7 +192,6 @@ class _Built:
     labels: list[Label]
     run: bool
     start: int = 0
-    colour: int = field(default=0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -265,10 +265,19 @@ def solve_ids(
     found = _best_melds(problem)
     if found is None:
         return None
-    new_melds = _assign_ids(rules, kinds, table, rack, found, initial_meld_done)
+    after = _assign_ids(rules, kinds, table, rack, found, initial_meld_done)
     if not initial_meld_done:
-        return tuple(tuple(meld) for meld in table) + new_melds
-    return new_melds
+        return tuple(tuple(meld) for meld in table) + after
+    try:
+        check_turn(rules, kinds, table, rack, after, True)
+    except IllegalMove:
+        # A freed joker's mate could not be seated beside its freer (two freed jokers wanting
+        # the same tile). Never seen in testing; holding every table joker needs no mates.
+        found = _best_melds(replace(problem, freeable=0))
+        if found is None:
+            return None
+        after = _assign_ids(rules, kinds, table, rack, found, True)
+    return after
 
 
 # ---------------------------------------------------------------------------------------------
@@ -453,33 +462,37 @@ Back = tuple[int, CellChoice | GroupChoice]  # the packed state before, and the 
 
 BEAM_WIDTH = 64
 WIDE_BEAM_WIDTH = 512
+ALL_OR_NOTHING_WIDTHS = (64, 256)
 
 
 def _best_melds(problem: _Problem) -> list[_Built] | None:
     """The best final table as labelled melds, or ``None`` when no play beats playing nothing.
 
     Branch and bound. A play that puts down every rack tile that could be in a meld at all (and
-    every rack joker) is optimal. A narrow beam (the same steps, only the best states kept) that
-    keeps only states still able to do so often finds one; an exact pass doing the same with
-    free jokers placed only as surplus (jokers placed where a meld needs them multiply the
-    states) finds more. Failing that, a beam finds a good play (the best, if it never had to
-    cut), and the exact pass looks only for strictly better plays: it drops every state that,
-    even playing every rack tile still to come, could not beat the beam's.
+    every rack joker) is optimal, and passes that keep only states still able to do so are
+    cheap: beams first (the same steps, only the best states kept), then exact passes, the first
+    placing free jokers only as surplus (jokers placed where a meld needs them multiply the
+    states). Failing that, a beam finds a good play (the best, if it never had to cut), and the
+    exact pass looks only for strictly better plays: it drops every state that, even playing
+    every rack tile still to come, could not beat the beam's.
     """
     cells = _cells(problem)
     future = _future_gains(problem, cells)
     most = future[0] + problem.rack_jokers * problem.joker_score
     if most <= 0:
         return None
-    found = _search(problem, cells, future, floor=most, width=BEAM_WIDTH)
-    if found is not None:
-        return _melds_of(problem, cells, found)
-    capped = replace(problem, needed_cap=0) if problem.surplus_at_end else problem
-    found = _search(capped, cells, future, floor=most, width=None)
-    if found is not None:
-        return _melds_of(capped, cells, found)
+    for width in ALL_OR_NOTHING_WIDTHS:
+        found = _search(problem, cells, future, floor=most, width=width)
+        if found is not None:
+            return _melds_of(problem, cells, found)
+    caps = [0] if problem.surplus_at_end and problem.most_free else []
+    for cap in [*caps, None]:
+        capped = replace(problem, needed_cap=cap) if cap is not None else problem
+        found = _search(capped, cells, future, floor=most, width=None)
+        if found is not None:
+            return _melds_of(capped, cells, found)
     guess = _search(problem, cells, future, floor=1, width=BEAM_WIDTH)
-    if guess is not None and (guess.exact or guess.score == most):
+    if guess is not None and guess.exact:
         return _melds_of(problem, cells, guess)
     if guess is None:
         guess = _search(problem, cells, future, floor=1, width=WIDE_BEAM_WIDTH)
