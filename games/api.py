@@ -124,7 +124,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> Any:
     """CSRF failures: JSON for the API, Django's page elsewhere."""
     from django.views.csrf import csrf_failure as django_failure
 
-    if request.path.startswith("/api/"):
+    if request.path.startswith(("/api/", "/puzzles/api/")):
         return JsonResponse(
             {"error": "csrf", "message": "The request lacks a valid CSRF token; reload the page."},
             status=403,

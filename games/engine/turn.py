@@ -44,10 +44,13 @@ def check_turn(
     rack: Sequence[int],
     table_after: Melds,
     initial_meld_done: bool,
+    mates_by_kind: bool = False,
 ) -> TurnResult:
     """Check a turn given as tile ids (indexes into ``kinds``); raise :class:`IllegalMove`.
 
     Raises :class:`InvalidInput` when the ids themselves are malformed (unknown or repeated).
+    ``mates_by_kind`` is for positions written in codes, where two copies of a tile cannot be
+    told apart: a joker's old meld-mate then counts wherever a tile of its kind stands.
     """
     before_ids = _unique_ids(kinds, table_before, "table before")
     rack_ids = set(rack)
@@ -63,7 +66,7 @@ def check_turn(
     if not initial_meld_done:
         value = _check_opening(rules, kinds, table_before, table_after)
         return TurnResult(played, value)
-    _check_jokers(rules, kinds, table_before, table_after)
+    _check_jokers(rules, kinds, table_before, table_after, mates_by_kind)
     return TurnResult(played, None)
 
 
@@ -135,8 +138,15 @@ def _in_order(melds: Melds, members: frozenset[int]) -> Sequence[int]:
     return next(meld for meld in melds if frozenset(meld) == members)
 
 
-def _check_jokers(rules: Rules, kinds: Sequence[Tile], before: Melds, after: Melds) -> None:
-    where_after = {tile_id: index for index, meld in enumerate(after) for tile_id in meld}
+def _check_jokers(
+    rules: Rules, kinds: Sequence[Tile], before: Melds, after: Melds, mates_by_kind: bool
+) -> None:
+    where_after: dict[int | Tile, set[int]] = {}
+    for index, meld in enumerate(after):
+        for tile_id in meld:
+            where_after.setdefault(tile_id, set()).add(index)
+            if mates_by_kind:
+                where_after.setdefault(kinds[tile_id], set()).add(index)
     bound: dict[int, frozenset[Tile]] = {}
     for meld in before:
         tiles = [kinds[i] for i in meld]
@@ -147,7 +157,9 @@ def _check_jokers(rules: Rules, kinds: Sequence[Tile], before: Melds, after: Mel
             if not kinds[tile_id].is_joker:
                 continue
             roles = frozenset().union(*(r.roles[pos] for r in found))
-            mates = [i for i in meld if i != tile_id]
+            mates: list[int | Tile] = [i for i in meld if i != tile_id]
+            if mates_by_kind:
+                mates = [kinds[i] for i in meld if not kinds[i].is_joker]
             if not _replaced(kinds, after, where_after, roles, mates):
                 bound[tile_id] = roles
     if not bound:
@@ -169,12 +181,12 @@ def _check_jokers(rules: Rules, kinds: Sequence[Tile], before: Melds, after: Mel
 def _replaced(
     kinds: Sequence[Tile],
     after: Melds,
-    where_after: dict[int, int],
+    where_after: dict[int | Tile, set[int]],
     roles: frozenset[Tile],
-    mates: Sequence[int],
+    mates: Sequence[int | Tile],
 ) -> bool:
     """Whether a real tile of a kind in ``roles`` now shares a meld with one of ``mates``."""
-    for index in {where_after[m] for m in mates}:
+    for index in set().union(*(where_after.get(m, set()) for m in mates)):
         if any(kinds[i] in roles for i in after[index]):
             return True
     return False
@@ -227,7 +239,9 @@ def check_turn_codes(
     result: IllegalMove | None = None
     for attempt in _joker_arrangements(kinds, before_ids, rack_ids, after_ids):
         try:
-            played = check_turn(rules, kinds, before_ids, rack_ids, attempt, initial_meld_done)
+            played = check_turn(
+                rules, kinds, before_ids, rack_ids, attempt, initial_meld_done, mates_by_kind=True
+            )
         except IllegalMove as error:
             result = result or error
             if error.code != "joker_not_replaced":

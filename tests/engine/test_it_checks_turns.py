@@ -185,3 +185,15 @@ def test_physical_copies_are_told_apart() -> None:
     with pytest.raises(IllegalMove) as raised:
         check_turn(CLASSIC_RULES, kinds, before, [13], [[13, red7, yellow7]], True)
     assert raised.value.code == "table_tile_taken"
+
+
+def test_codes_count_a_twin_of_a_jokers_mate_as_its_mate() -> None:
+    # In codes the two R6 cannot be told apart: the R7 lands beside an R6, so the joker is free.
+    before = melds("R5 R6 J", "R6 K6 B6")
+    after = melds("R5 R6", "R6 R7 R8", "K6 B6 Y6", "K1 K2 J")
+    with pytest.raises(IllegalMove) as raised:  # R5 R6 alone is no meld
+        check_turn_codes(CLASSIC_RULES, before, "R7 R8 Y6 K1 K2".split(), after, True)
+    assert raised.value.code == "meld_invalid"
+    after = melds("R4 R5 R6", "R6 R7 R8", "K6 B6 Y6", "K1 K2 J")
+    played = check_turn_codes(CLASSIC_RULES, before, "R4 R7 R8 Y6 K1 K2".split(), after, True)
+    assert len(played) == 6
