@@ -60,7 +60,18 @@ def review(game: Game) -> list[dict[str, Any]]:
                     "best": best["tiles_played"],
                     "missed": max(0, best["tiles_played"] - played),
                     "best_table": [[str(state.kinds[i]) for i in m] for m in best["table"] or []],
+                    "opened": state.opened[event.seat],
                 }
             )
         state = evolve(state, event)
     return turns
+
+
+def position_before(game: Game, seq: int) -> tuple[list[list[str]], list[str], int]:
+    """The table and the mover's rack just before event ``seq`` of a finished game, in codes."""
+    rows = list(game.events.filter(seq__lt=seq).order_by("seq"))
+    event = game.events.get(seq=seq).payload
+    state = replay([row.payload for row in rows])
+    table = [[str(state.kinds[i]) for i in meld] for meld in state.table]
+    rack = [str(state.kinds[i]) for i in state.racks[event["seat"]]]
+    return table, rack, event["seat"]

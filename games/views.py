@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from games.engine.audit import audit_record
@@ -19,7 +20,7 @@ from .identity import become_guest, viewer_of
 from .models import Game, Mode, Seat, Status
 from .modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, LIVE_CLOCKS
 from .replay import replay_steps
-from .review import hints_allowed, review
+from .review import hints_allowed, position_before, review
 from .services import ServiceError
 
 
@@ -146,6 +147,8 @@ def replay_page(request: HttpRequest, gid: str) -> HttpResponse:
         notes = {row["seq"]: row for row in game.review}
         for step in steps:
             row = notes.get(step["seq"])
+            if row and row["missed"] and row.get("opened"):
+                step["puzzle_url"] = reverse("missed_play_puzzle", args=[gid, row["seq"]])
             if row and row["missed"]:
                 step["review"] = (
                     f"{row['name']} laid {row['played']}; the best play laid {row['best']} "
@@ -181,3 +184,23 @@ def verify(request: HttpRequest, gid: str) -> HttpResponse:
         events = [e.payload for e in game.events.order_by("seq")]
         _, check = audit_record({"events": events, "seed": game.seed})
     return render(request, "games/verify.html", {"game": game, "check": check})
+
+
+@require_http_methods(["POST"])
+def missed_play_puzzle(request: HttpRequest, gid: str, seq: int) -> HttpResponse:
+    """Open a reviewed turn's missed play as a puzzle shared by link (the puzzle editor's)."""
+    from puzzles.editor import save_user_puzzle
+    from puzzles.services import PuzzleError
+
+    game = get_object_or_404(Game, public_id=gid, status=Status.FINISHED)
+    row = next((r for r in game.review or [] if r["seq"] == seq), None)
+    if row is None or not row["missed"] or not row.get("opened"):
+        error = {"message": "That turn has no missed play to open as a puzzle."}
+        return render(request, "games/error.html", {"error": error}, status=404)
+    table, rack, _ = position_before(game, seq)
+    user = request.user.pk if request.user.is_authenticated else None
+    try:
+        puzzle = save_user_puzzle(table, rack, user)
+    except PuzzleError as error:
+        return render(request, "games/error.html", {"error": {"message": str(error)}}, status=422)
+    return redirect(puzzle.get_absolute_url())

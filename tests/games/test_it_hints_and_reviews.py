@@ -81,3 +81,34 @@ def test_a_finished_game_is_reviewed_turn_by_turn(alice: Any, bob: Any) -> None:
     assert all(row["played"] == 0 and row["missed"] == row["best"] for row in game.review)
     assert any(row["missed"] for row in game.review)
     assert "the best play laid" in page.content.decode()
+
+
+def test_a_missed_play_opens_as_a_shared_puzzle(alice: Any, bob: Any) -> None:
+    game = sandbox_duel(alice, bob)
+    users = [alice, bob]
+    for turn in range(10):
+        game.refresh_from_db()
+        seat = state_from_record(game.state).turn
+        client = client_for(users[seat])
+        hint = client.get(f"/api/games/{game.public_id}/hint").json()
+        body = {"expected_seq": game.seq, "key": key()}
+        if turn < 2 and hint["tiles_played"]:
+            post(client, f"/api/games/{game.public_id}/play", body | {"table": hint["table"]})
+        else:
+            post(client, f"/api/games/{game.public_id}/draw", body)
+    game.refresh_from_db()
+    post(
+        client_for(alice),
+        f"/api/games/{game.public_id}/resign",
+        {"expected_seq": game.seq, "key": key()},
+    )
+    page = client_for(alice).get(f"/g/{game.public_id}/replay/").content.decode()
+    game.refresh_from_db()
+    missed = [r for r in game.review if r["missed"] and r["opened"]]
+    assert missed and f"/replay/{missed[0]['seq']}/puzzle" in page
+    answer = client_for(alice).post(f"/g/{game.public_id}/replay/{missed[0]['seq']}/puzzle")
+    assert answer.status_code == 302 and answer["Location"].startswith("/puzzles/s/")
+    puzzle_page = client_for(alice).get(answer["Location"])
+    assert puzzle_page.status_code == 200
+    nothing = client_for(alice).post(f"/g/{game.public_id}/replay/2/puzzle")
+    assert nothing.status_code == 404
