@@ -985,6 +985,8 @@ def _group_step(
             if not bound.keeps(total, free + added):
                 continue
             new = base + (added << FREE_SHIFT) | freed_mask << FREED_SHIFT
+            if freed_mask & ~freed:
+                new = _without_marks(problem, new)
             if problem.threshold:
                 value = key >> VALUE_SHIFT & VALUE_MASK
                 tiles = sum(real + held for real, held in group) + added
@@ -997,6 +999,14 @@ def _group_step(
                 after[new] = total
                 back[new] = (key, (added, partition))
     return after, back
+
+
+def _without_marks(problem: _Problem, key: int) -> int:
+    """The state with run marks of jokers now held or freed taken off (as ``_after_cell``)."""
+    state = _unpack(key)
+    keep = _keep_mask(problem, state.held | state.freed)
+    runs = tuple(tuple(sorted(run & keep for run in rs)) for rs in state.runs)
+    return _pack(replace(state, runs=runs))
 
 
 # ---------------------------------------------------------------------------------------------
