@@ -1,0 +1,310 @@
+// The puzzle page: the game board (static/games) on a one-player table that is always your
+// turn, with no clock and no pool. Submit asks the server, whose engine is the judge; Hint and
+// Give up ask it too. Reads the puzzle-bootstrap JSON and replaces #puzzle-board.
+
+import { installDrag } from "../games/drag.js";
+import { installKeys } from "../games/keys.js";
+import { tileName } from "../games/rules.js";
+import * as sounds from "../games/sounds.js";
+import { Board } from "../games/state.js";
+import { Ui } from "../games/ui.js";
+
+// The draft is not kept across reloads: a puzzle starts from its table every time.
+const NO_STORAGE = { getItem: () => null, setItem() {}, removeItem() {}, key: () => null, length: 0 };
+
+function csrfToken() {
+  const match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+async function post(url, body) {
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify(body || {}),
+    });
+    const data = await response.json().catch(() => ({}));
+    return { ok: response.ok, status: response.status, data };
+  } catch {
+    return { ok: false, status: 0, data: { message: "The server could not be reached; try again." } };
+  }
+}
+
+/** Synthetic tile ids: table tiles first, meld by meld, then the rack; codes[id] is the code. */
+export function deal(table, rack) {
+  const codes = [];
+  const ids = (list) => list.map((code) => codes.push(code) - 1);
+  const melds = table.map(ids);
+  return { codes, table: melds, rack: ids(rack) };
+}
+
+export function goalText(goal, rackSize) {
+  if (goal === "all" || goal === null || goal === undefined || goal >= rackSize) {
+    return rackSize === 1 ? "Put down your rack tile." : `Put down all ${rackSize} rack tiles.`;
+  }
+  return `Put down at least ${goal} of your ${rackSize} rack tiles.`;
+}
+
+export function start(host, boot) {
+  const dealt = deal(boot.table, boot.rack);
+  const root = document.createElement("div");
+  root.id = "rummi";
+  root.className = "rummi rm-puzzle";
+  root.dataset.felt = "green";
+  root.dataset.back = "lattice";
+  host.replaceChildren(root);
+
+  const board = new Board({ gid: `puzzle-${boot.slug}`, seat: 0, codes: dealt.codes, storage: NO_STORAGE });
+  const view = {
+    table: dealt.table,
+    rack: dealt.rack,
+    turn: 0,
+    turn_number: 1,
+    round: 1,
+    players: 1,
+    rack_counts: [dealt.rack.length],
+    pool: 0,
+    finished: false,
+    initial_meld_done: [true],
+    rules: { opening: 0 },
+    match: {},
+  };
+  const uiBoot = { status: "playing", mode: "puzzle", seats: [{ name: "You" }] };
+  const ui = new Ui(root, board, uiBoot);
+  let done = false; // solved or given up: the table is shown, no more moves
+  let hintCodes = null; // the hinted meld's codes, kept highlighted as tiles move
+
+  // The puzzle's facts where the players and the pool would be.
+  const top = root.querySelector(".rm-top");
+  const info = document.createElement("div");
+  info.className = "pz-info";
+  info.innerHTML = '<span class="pz-level"></span> <span class="pz-goal"></span><p class="pz-lesson"></p>';
+  info.querySelector(".pz-level").textContent = `Level ${boot.level}${boot.technique ? ` · ${boot.technique}` : ""}`;
+  info.querySelector(".pz-goal").textContent = goalText(boot.goal, boot.rack.length);
+  info.querySelector(".pz-lesson").textContent = boot.lesson || "";
+  top.prepend(info);
+
+  // The game's controls, fitted to a puzzle: no draw, Submit for End turn, Hint and Give up.
+  ui.buttons.draw.hidden = true;
+  ui.buttons.hint.hidden = false;
+  ui.buttons.hint.title = "Show a meld of the solution; it costs rating (H)";
+  ui.buttons.end.querySelector("span:not(.rm-secs)").textContent = "Submit";
+  ui.buttons.end.title = "Submit the table (Space)";
+  const giveUp = document.createElement("button");
+  giveUp.type = "button";
+  giveUp.className = "rm-btn";
+  giveUp.dataset.act = "give-up";
+  giveUp.title = "Show the solution";
+  giveUp.textContent = "Give up";
+  ui.buttons.end.before(giveUp);
+  ui.buttons["give-up"] = giveUp;
+
+  const baseRender = ui.render.bind(ui);
+  ui.render = () => {
+    board.hint = hintCodes ? hintFor(hintCodes) : null;
+    baseRender();
+    const check = board.check();
+    // The engine judges a submission: Submit works as soon as a tile is on the table.
+    ui.buttons.end.disabled = done || ui.busy || !check.played.length;
+    ui.buttons.end.title = check.ok ? "Submit the table (Space)" : `Submit the table (Space): ${check.reason}`;
+    ui.buttons.hint.disabled = done || ui.busy;
+    giveUp.disabled = done || ui.busy;
+    if (done) for (const name of ["undo", "reset", "new", "sort-colour", "sort-number"]) ui.buttons[name].disabled = true;
+    ui.el.turn.textContent = done ? (root.dataset.solved ? "Solved!" : "The solution") : "Your move";
+    ui.el.round.textContent = "";
+    if (!check.played.length && !done) ui.el.hint.textContent = "Drag your rack tiles onto the table.";
+    else if (!check.ok && !done) ui.el.hint.textContent = check.reason.replace(", or draw", "");
+  };
+
+  /** The ids of the hinted meld's tiles wherever they are now, and the melds that hold them. */
+  function hintFor(codes) {
+    const want = [...codes];
+    const tiles = new Set();
+    const all = [...board.rack.flat(), ...board.table.flat()];
+    for (const code of want) {
+      const id = all.find((i) => board.codes[i] === code && !tiles.has(i));
+      if (id !== undefined) tiles.add(id);
+    }
+    const melds = new Set();
+    board.table.forEach((meld, i) => {
+      if (meld.length && meld.every((id) => tiles.has(id))) melds.add(i);
+    });
+    return { tiles, melds };
+  }
+
+  const describe = (ids) => ids.map((id) => tileName(board.codes[id])).join(", ");
+  const started = post(boot.api.attempt, { mode: boot.mode });
+
+  const act = {
+    sound: (name) => sounds.play(name),
+    refuse(message) {
+      if (message) ui.say(message, "error");
+      sounds.play("deny");
+      ui.render();
+    },
+    selected() {
+      ui.render();
+      const n = board.selection.size;
+      ui.announce(n ? `${n} tile${n > 1 ? "s" : ""} picked` : "Nothing picked");
+    },
+    toggle(id) {
+      if (done) return;
+      if (board.selection.has(id)) board.selection.delete(id);
+      else board.selection.add(id);
+      sounds.play("tick");
+      ui.render();
+    },
+    move(ids, target) {
+      if (done) return act.refuse("");
+      const error = board.move(ids, target);
+      if (error) return act.refuse(error);
+      board.selection.clear();
+      sounds.play(target.area === "rack" ? "click" : "clink");
+      ui.say("");
+      ui.render();
+      ui.announce(`Moved ${describe(ids)}.`);
+    },
+    swap(a, b) {
+      if (done) return act.refuse("");
+      const error = board.swap(a, b);
+      if (error) return act.refuse(error);
+      sounds.play("clink");
+      ui.render();
+    },
+    newMeld() {
+      if (!board.selection.size) return ui.say("Pick tiles first, then make a new meld of them.");
+      act.move(drag.orderedSelection(), { area: "new" });
+    },
+    undo() {
+      if (done) return;
+      if (board.undo()) {
+        sounds.play("click");
+        ui.announce("Undone.");
+      }
+      ui.render();
+    },
+    reset() {
+      if (done) return;
+      if (board.reset()) {
+        sounds.play("shuffle");
+        ui.announce("The puzzle is back to its start.");
+        ui.say("");
+      }
+      ui.render();
+    },
+    sort(kind) {
+      if (done) return;
+      board.sortRack(kind);
+      ui.render();
+    },
+    draw() {},
+    resign() {},
+    closeSettings() {
+      ui.el.settings.hidden = true;
+    },
+    async hint() {
+      if (done || ui.busy) return;
+      const result = await ask(boot.api.hint);
+      if (!result) return;
+      if (!result.ok) return act.refuse(result.data.message || "No hint now.");
+      hintCodes = result.data.meld;
+      ui.say(`Hint: ${result.data.message || result.data.meld.join(" ")}`, "hint");
+      sounds.play("tick");
+      ui.render();
+    },
+    async giveUp() {
+      if (done || ui.busy) return;
+      const result = await ask(boot.api.give_up);
+      if (!result) return;
+      if (!result.ok) return act.refuse(result.data.message || "The server refused that.");
+      showSolution(result.data.solution);
+      const change = ratingText(result.data.rating);
+      ui.say(`The solution is on the table.${change}`, "result");
+      ui.render();
+    },
+    async endTurn() {
+      if (done || ui.busy) return;
+      if (!board.check().played.length) return act.refuse("Put a rack tile on the table first.");
+      const result = await ask(boot.api.submit, { table: board.submission().map((m) => m.map(board.codeOf)) });
+      if (!result) return;
+      if (!result.ok) {
+        ui.say(result.data.message || `The server refused that (${result.status}).`, "error");
+        sounds.play("deny");
+        return ui.render();
+      }
+      done = true;
+      hintCodes = null;
+      root.dataset.solved = "1";
+      sounds.play("chime");
+      const d = result.data;
+      ui.say(`Solved in ${d.seconds} s${d.hints ? ` with ${d.hints} hint${d.hints > 1 ? "s" : ""}` : ""}!${ratingText(d.rating)}`, "result");
+      ui.render();
+    },
+  };
+
+  async function ask(url, body) {
+    ui.busy = true;
+    ui.render();
+    await started;
+    const result = await post(url, body);
+    ui.busy = false;
+    return result;
+  }
+
+  function ratingText(rating) {
+    if (!rating) return "";
+    const sign = rating.change >= 0 ? "+" : "";
+    return ` Rating ${Math.round(rating.after)} (${sign}${Math.round(rating.change)}).`;
+  }
+
+  /** Lay the solution out with the puzzle's own tiles (codes matched to ids, twins in turn). */
+  function showSolution(solution) {
+    const free = new Map();
+    for (let id = 0; id < board.codes.length; id++) {
+      const code = board.codes[id];
+      if (!free.has(code)) free.set(code, []);
+      free.get(code).push(id);
+    }
+    board.table = solution.map((meld) => meld.map((code) => free.get(code)?.shift()).filter((id) => id !== undefined));
+    const used = new Set(board.table.flat());
+    board.rack = board.rack.map((tier) => tier.filter((id) => !used.has(id)));
+    board.selection.clear();
+    hintCodes = null;
+    done = true;
+    root.dataset.gaveUp = "1";
+  }
+
+  const drag = installDrag({ root, board, ui, act });
+  installKeys({ root, board, ui, act, orderedSelection: drag.orderedSelection });
+  ui.el.controls.addEventListener("click", (e) => {
+    const btn = e.target.closest("[data-act]");
+    if (!btn || btn.disabled) return;
+    const run = {
+      "sort-colour": () => act.sort("colour"),
+      "sort-number": () => act.sort("number"),
+      undo: act.undo,
+      reset: act.reset,
+      new: act.newMeld,
+      end: act.endTurn,
+      hint: act.hint,
+      "give-up": act.giveUp,
+    }[btn.dataset.act];
+    run?.();
+  });
+
+  const fitPage = () => root.style.setProperty("--above", `${root.getBoundingClientRect().top + scrollY}px`);
+  fitPage();
+  addEventListener("resize", fitPage);
+  board.applyView(view, "playing");
+  ui.render();
+  root.dataset.ready = "1";
+  return { board, ui, act, started };
+}
+
+const node = document.getElementById("puzzle-bootstrap");
+const host = document.getElementById("puzzle-board");
+if (node && host) {
+  window.rummi = start(host, JSON.parse(node.textContent));
+}
