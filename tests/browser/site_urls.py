@@ -2,7 +2,7 @@
 
 They sign a test user in, set up a game at a chosen position (the deal of its first round
 replaced, as a sandbox position would be, and the log replayed into the cached state), and run
-a turn's clock out now instead of after its 30 seconds.
+a turn's clock out now instead of after its 30 seconds, and load the puzzle fixture.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model, login
+from django.core.management import call_command
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import path
@@ -94,9 +95,17 @@ def expire(request: HttpRequest, gid: str) -> JsonResponse:
     return JsonResponse({"timed_out": services.timeout(gid, game.turn_number)})
 
 
+@csrf_exempt
+def load_puzzles(request: HttpRequest) -> JsonResponse:
+    """Load the shipped puzzles (the fresh database has none), as ``make run`` does."""
+    call_command("loadpuzzles", verbosity=0)
+    return JsonResponse({"loaded": True})
+
+
 urlpatterns = [
     path("__test__/login/<str:name>/", sign_in),
     path("__test__/games", make_game),
     path("__test__/expire/<str:gid>", expire),
+    path("__test__/puzzles", load_puzzles),
     *site_patterns,
 ]
