@@ -97,7 +97,7 @@ export function start(host, boot) {
   giveUp.className = "rm-btn";
   giveUp.dataset.act = "give-up";
   giveUp.title = "Show the solution";
-  giveUp.textContent = "Give up";
+  giveUp.innerHTML = '<span class="rm-ic" aria-hidden="true">⚑</span> Give up';
   ui.buttons.end.before(giveUp);
   ui.buttons["give-up"] = giveUp;
 
