@@ -60,7 +60,8 @@ def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": env.get("RUMMI_SQLITE_PATH") or VAR_DIR / "rummi.sqlite3",
             # A file, not memory: tests that race threads need SQLite's real locking.
-            "TEST": {"NAME": str(VAR_DIR / "test.sqlite3")},
+            # One per process, so two test runs on one machine never share (or delete) it.
+            "TEST": {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")},
             # Keep the connection between requests: opening one (and setting its pragmas)
             # measured 2.9 ms against 0.9 ms for a small query on this machine under load.
             "CONN_MAX_AGE": env_int("RUMMI_SQLITE_CONN_MAX_AGE", 600, env),

@@ -36,12 +36,19 @@ def outsider(django_user_model: Any) -> Any:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _close_database_pools(django_db_setup: Any, django_db_blocker: Any) -> Any:
+def _close_database_pools(request: pytest.FixtureRequest) -> Any:
     """PostgreSQL pools keep connections open; close them so the test database can be dropped."""
+    from django.conf import settings
+
+    if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        yield
+        return
+    request.getfixturevalue("django_db_setup")
+    blocker = request.getfixturevalue("django_db_blocker")
     yield
     from django.db import connections
 
-    with django_db_blocker.unblock():
+    with blocker.unblock():
         for conn in connections.all():
             close_pool = getattr(conn, "close_pool", None)
             if close_pool is not None:
