@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.bench_solver import Position, random_position
-from games.engine.errors import InvalidInput
+from games.engine.errors import IllegalMove, InvalidInput
 from games.engine.melds import readings
 from games.engine.rules import RULES
 from games.engine.solver import Solution, solve, solve_ids
@@ -287,3 +287,40 @@ def test_solve_reports_what_it_plays(seed: int, table_size: int, rack_size: int)
     on_table = Counter(t for meld in solution.melds for t in meld)
     assert on_table == Counter(t for meld in table for t in meld) + Counter(solution.played)
     assert not Counter(solution.played) - Counter(rack)
+
+
+def test_an_answer_check_turn_refuses_falls_back_to_holding_table_jokers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import games.engine.solver as solver
+
+    kinds = CLASSIC.tiles
+    ids = {str(kinds[i]): i for i in range(len(kinds))}
+    joker = next(i for i, t in enumerate(kinds) if t == JOKER)
+    table = [(ids["R5"], ids["R6"], joker), (ids["K7"], ids["Y7"], ids["B7"], ids["R7"])]
+    rack = [ids["K1"], ids["K2"], ids["R8"]]
+    refusals = []
+
+    def refuse_once(*args: object) -> object:
+        if not refusals:
+            refusals.append(args)
+            raise IllegalMove("joker_not_replaced", "pretend the freed joker's mate is missing")
+        return check_turn(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solver, "check_turn", refuse_once)
+    after = solve_ids(CLASSIC_RULES, kinds, table, rack, True)
+    assert refusals
+    assert after is not None
+    played = check_turn(CLASSIC_RULES, kinds, table, rack, after, True).played
+    assert sorted(played) == [ids["R8"]]  # the joker kept as R7: R5 R6 J R8; K1 K2 stay
+
+
+def test_caches_are_trimmed_between_solves_without_changing_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import games.engine.solver as solver
+
+    first = best(["R4 R5 R6 J"], "R7 K9 Y9")
+    monkeypatch.setattr(solver, "CACHE_LIMIT", 0)
+    assert best(["R4 R5 R6 J"], "R7 K9 Y9") == first
+    assert len(solver._RUNS) < 100
