@@ -331,6 +331,8 @@ def _after_commit(
     from . import live, tasks
 
     live.broadcast(gid, seq, state, numbered, extra)
+    if state.finished:
+        tasks.review_game.delay(gid)
     if work is not None:
         tasks.queue_turn_work(gid, state.turn, state.turn_number, work)
 

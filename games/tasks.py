@@ -69,3 +69,17 @@ def warn_clocks() -> int:
     from .notices import warn_clocks as warn
 
     return warn()
+
+
+@shared_task(ignore_result=True)
+def review_game(gid: str) -> bool:
+    """Compare every turn of a finished game with the solver's best play (can take a while)."""
+    from .models import Game, Status
+    from .review import review
+
+    game = Game.objects.filter(public_id=gid, status=Status.FINISHED, review__isnull=True).first()
+    if game is None:
+        return False
+    rows = review(game)
+    Game.objects.filter(pk=game.pk, review__isnull=True).update(review=rows)
+    return True

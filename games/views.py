@@ -20,8 +20,9 @@ from .identity import become_guest, viewer_of
 from .models import Game, Mode, Seat, Status
 from .modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, LIVE_CLOCKS
 from .replay import replay_steps
-from .review import hints_allowed, position_before, review
+from .review import hints_allowed, position_before
 from .services import ServiceError
+from .tasks import review_game
 
 
 def _my_games(request: HttpRequest) -> list[dict[str, Any]]:
@@ -140,10 +141,11 @@ def replay_page(request: HttpRequest, gid: str) -> HttpResponse:
     if game.status == Status.WAITING:
         raise Http404("The game has not started.")
     steps = replay_steps(game)
-    if game.status == Status.FINISHED:
-        if game.review is None:
-            game.review = review(game)
-            game.save(update_fields=["review"])
+    if game.status == Status.FINISHED and game.review is None:
+        # Normally made by a task when the game ends; ask again in case it was lost.
+        review_game.delay(game.public_id)
+        game.refresh_from_db(fields=["review"])
+    if game.review is not None:
         notes = {row["seq"]: row for row in game.review}
         for step in steps:
             row = notes.get(step["seq"])
