@@ -75,7 +75,8 @@ def test_it_gives_a_hint_and_shows_the_solution_on_giving_up(new_page: Any, puzz
     with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
         page.locator('[data-act="hint"]').click()
     assert answer.value.ok
-    assert page.locator(".rm-message").inner_text().startswith("Hint:")
+    # The answer has arrived; give the page its moment to show it.
+    page.wait_for_function("document.querySelector('.rm-message').innerText.startsWith('Hint:')")
     assert page.locator(".tile.hinted").count() >= 1
     with page.expect_response(lambda r: r.url.endswith("/give-up")) as answer:
         page.locator('[data-act="give-up"]').click()
