@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
@@ -132,6 +133,9 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
         "ws": f"/ws/games/{gid}/",
         "csrf": get_token(request),
         "hints": hints_allowed(game),
+        # The in-memory channel layer lives in one process: moves made by the Celery worker
+        # (bots, timeouts) reach no socket, so with it the board also polls.
+        "poll_ms": 2000 if "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"] else None,
     }
     return render(request, "games/game.html", {"game": game, "bootstrap": bootstrap})
 

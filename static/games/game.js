@@ -270,6 +270,13 @@ export function start(root, boot) {
       ui.render();
     }
   }, 5000);
+  if (boot.poll_ms) {
+    // Embedded mode: bots and clocks run in another process whose frames reach no socket.
+    setInterval(() => {
+      const overdue = boot.deadline && Date.parse(boot.deadline) < Date.now();
+      if (!board.view?.finished && (!board.myTurn || overdue) && !ui.busy) client.refresh().catch(() => {});
+    }, boot.poll_ms);
+  }
   client.connect();
   root.dataset.ready = "1";
   performance.mark("rummi-ready");
