@@ -2,43 +2,17 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
+from rummi_site.jsonapi import json_errors, read_body
+
 from . import services
 from .identity import become_guest, viewer_of
 from .models import Game
 from .services import ServiceError
-
-View = Callable[..., JsonResponse]
-
-
-def json_errors(view: View) -> View:
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
-        try:
-            return view(request, *args, **kwargs)
-        except ServiceError as error:
-            return JsonResponse(error.body, status=error.status)
-
-    return wrapped
-
-
-def read_body(request: HttpRequest) -> dict[str, Any]:
-    if not request.body:
-        return {}
-    try:
-        body = json.loads(request.body)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ServiceError(400, "bad_json", "The request body is not valid JSON.") from None
-    if not isinstance(body, dict):
-        raise ServiceError(400, "bad_json", "The request body must be a JSON object.")
-    return body
 
 
 def get_game(gid: str) -> Game:

@@ -38,6 +38,7 @@ from games.engine.state import (
     state_from_record,
     state_to_record,
 )
+from rummi_site.jsonapi import ApiError
 
 from .models import ActionReceipt, Game, GameEvent, Seat, SeatKind, Status
 from .modes import BOT_STRENGTHS, setup_from
@@ -61,13 +62,8 @@ class Viewer:
         return self.user_id is not None or bool(self.guest_key)
 
 
-class ServiceError(Exception):
-    """A refused request, with the HTTP status and body to answer with."""
-
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.body = {"error": code, "message": message, **extra}
+class ServiceError(ApiError):
+    """A game request the service refuses."""
 
 
 def clean_name(name: object) -> str:

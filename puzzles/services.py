@@ -24,6 +24,7 @@ from django.utils import timezone
 from games.engine.errors import IllegalMove, InvalidInput
 from games.engine.tiles import Tile, parse_tiles
 from games.identity import GUEST_KEY
+from rummi_site.jsonapi import ApiError
 
 from . import glicko
 from .arrangements import codes, played_tiles, rearrangement
@@ -42,18 +43,8 @@ STREAK_BASE = 700.0
 STREAK_STEP = 80.0
 
 
-class PuzzleError(Exception):
+class PuzzleError(ApiError):
     """A request the trainer refuses: an HTTP status, a stable code and a sentence."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-
-    @property
-    def body(self) -> dict[str, str]:
-        return {"error": self.code, "message": self.message}
 
 
 # ---------------------------------------------------------------------------------------------
