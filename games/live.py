@@ -7,16 +7,24 @@ never reaches a socket that is not its owner's.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games.engine.events import Event
 from games.engine.projection import event_for, view_for
 from games.engine.state import GameState
 
 SPECTATOR = "spectator"
+SEND_TIMEOUT_S = 10.0
+
+# In a Celery worker process, frames go out through one event loop kept for the process, so
+# the channel layer keeps its Redis connections: ``async_to_sync`` would make a new loop, and
+# with it new connections, for every timeout and bot move. See ``start_sender_loop``.
+_sender_loop: asyncio.AbstractEventLoop | None = None
 
 
 def group_name(gid: str) -> str:
@@ -66,5 +74,23 @@ def broadcast(
     layer = get_channel_layer()
     if layer is None:
         return
+    if _sender_loop is not None and isinstance(layer, InMemoryChannelLayer):
+        return  # a worker's in-memory layer reaches no socket: the web process has its own
     message = {"type": "game.update", "frames": frames_by_viewer(state, seq, numbered, extra)}
-    async_to_sync(layer.group_send)(group_name(gid), message)
+    if _sender_loop is None:
+        async_to_sync(layer.group_send)(group_name(gid), message)
+        return
+    sent = asyncio.run_coroutine_threadsafe(
+        layer.group_send(group_name(gid), message), _sender_loop
+    )
+    sent.result(SEND_TIMEOUT_S)
+
+
+def start_sender_loop() -> None:
+    """Send this process's frames through one long-lived loop (Celery worker processes)."""
+    global _sender_loop
+    if _sender_loop is not None:
+        return
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, name="frame-sender", daemon=True).start()
+    _sender_loop = loop

@@ -361,19 +361,51 @@ def due_timeouts(now: datetime | None = None) -> list[tuple[str, int]]:
     return list(due.values_list("public_id", "turn_number"))
 
 
-def grant_restart_grace(now: datetime | None = None) -> int:
+def moved_deadline(
+    gid: str, turn_number: int, queued_for: datetime | None, now: datetime | None = None
+) -> datetime | None:
+    """The live turn's deadline if it is still ahead and later than ``queued_for``, else None.
+
+    A timeout task queued for ``queued_for`` uses this to follow a deadline that moved (a
+    restart's grace) rather than leave the turn to the sweeper.
+    """
+    now = now or timezone.now()
+    game = (
+        Game.objects.filter(
+            public_id=gid,
+            status=Status.PLAYING,
+            turn_number=turn_number,
+            clock_seconds__isnull=False,
+            correspondence_days__isnull=True,
+        )
+        .only("deadline")
+        .first()
+    )
+    if game is None or game.deadline is None or game.deadline + TIMEOUT_GRACE <= now:
+        return None
+    if queued_for is not None and game.deadline <= queued_for:
+        return None
+    return game.deadline
+
+
+def grant_restart_grace(now: datetime | None = None) -> list[tuple[str, int, datetime]]:
     """After a restart, give live turns that ran out (or nearly) while nothing ran a grace.
 
-    Correspondence clocks (days) are left alone. Returns how many turns got the grace.
+    Correspondence clocks (days) are left alone. Returns the turns that got the grace as
+    ``(gid, turn_number, new deadline)``, for the caller to queue their timeouts.
     """
     now = now or timezone.now()
     until = now + timedelta(seconds=settings.RUMMI_RESTART_GRACE)
-    return Game.objects.filter(
-        status=Status.PLAYING,
-        correspondence_days__isnull=True,
-        clock_seconds__isnull=False,
-        deadline__lt=until,
-    ).update(deadline=until)
+    with transaction.atomic():
+        running = Game.objects.select_for_update(skip_locked=True).filter(
+            status=Status.PLAYING,
+            correspondence_days__isnull=True,
+            clock_seconds__isnull=False,
+            deadline__lt=until,
+        )
+        moved = list(running.values_list("pk", "public_id", "turn_number"))
+        Game.objects.filter(pk__in=[pk for pk, _, _ in moved]).update(deadline=until)
+    return [(gid, turn, until) for _, gid, turn in moved]
 
 
 # Reading

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+from datetime import datetime
 from typing import Any
 
 from celery import shared_task
-from celery.signals import worker_ready
+from celery.signals import worker_process_init, worker_ready
 from django.conf import settings
 
 
@@ -16,38 +18,75 @@ def bot_turn(gid: str, turn_number: int) -> bool:
     return play_bot_turn(gid, turn_number)
 
 
-@shared_task(ignore_result=True)
-def turn_timeout(gid: str, turn_number: int) -> bool:
-    from .services import timeout
+log = logging.getLogger(__name__)
 
-    return timeout(gid, turn_number)
+
+@shared_task(ignore_result=True)
+def turn_timeout(gid: str, turn_number: int, deadline: str | None = None) -> bool:
+    """The fast path: time the turn out at its deadline (queued for ``deadline``).
+
+    If the turn still runs but its deadline has moved later since this task was queued (a
+    restart's grace), the task queues itself again for the new deadline instead of leaving
+    the turn to the sweeper.
+    """
+    from .services import moved_deadline, timeout
+
+    if timeout(gid, turn_number):
+        return True
+    queued_for = datetime.fromisoformat(deadline) if deadline else None
+    later = moved_deadline(gid, turn_number, queued_for)
+    if later is not None:
+        schedule_timeout(gid, turn_number, later)
+    return False
+
+
+def schedule_timeout(gid: str, turn_number: int, deadline: datetime) -> None:
+    from .services import TIMEOUT_GRACE
+
+    turn_timeout.apply_async((gid, turn_number, deadline.isoformat()), eta=deadline + TIMEOUT_GRACE)
 
 
 @shared_task(ignore_result=True)
 def sweep_timeouts() -> int:
-    """Time out every running turn past its deadline that the fast path missed (celery beat)."""
+    """Time out every running turn past its deadline that the fast path missed (celery beat).
+
+    One game that fails (a database error, a bug) is logged and skipped: it must not stop the
+    sweep from reaching the games after it.
+    """
     from .services import due_timeouts, timeout
 
-    return sum(timeout(gid, turn) for gid, turn in due_timeouts())
+    applied = 0
+    for gid, turn in due_timeouts():
+        try:
+            applied += timeout(gid, turn)
+        except Exception:
+            log.exception("sweep: timing out game %s turn %s failed", gid, turn)
+    return applied
+
+
+@worker_process_init.connect
+def _keep_one_sender_loop(**kwargs: object) -> None:
+    from .live import start_sender_loop
+
+    start_sender_loop()
 
 
 @worker_ready.connect
 def _grace_after_restart(**kwargs: object) -> None:
     from .services import grant_restart_grace
 
-    grant_restart_grace()
+    for gid, turn, deadline in grant_restart_grace():
+        schedule_timeout(gid, turn, deadline)
 
 
 def queue_turn_work(gid: str, seat: int, turn_number: int, work: tuple[str, Any]) -> None:
     """After a turn starts (and commits): queue its bot move, clock or notice."""
-    from .services import TIMEOUT_GRACE
-
     kind, deadline = work
     if kind == "bot":
         bot_turn.apply_async((gid, turn_number), countdown=settings.RUMMI_BOT_PAUSE)
     elif kind == "clock":
         # Live clocks only: correspondence deadlines are days away and left to the sweeper.
-        turn_timeout.apply_async((gid, turn_number), eta=deadline + TIMEOUT_GRACE)
+        schedule_timeout(gid, turn_number, deadline)
     elif kind == "notice":
         from .models import Game
         from .notices import queue_turn_notice

@@ -93,7 +93,8 @@ def test_a_restart_gives_live_turns_a_grace_and_leaves_correspondence_alone(
     post = live_duel(alice, bob, mode="parlor", days=1)
     expire(live, seconds=120)
     expire(post, seconds=120)
-    assert services.grant_restart_grace() == 1
+    graced = services.grant_restart_grace()
+    assert [(gid, turn) for gid, turn, _ in graced] == [(live.public_id, live.turn_number)]
     live.refresh_from_db()
     post.refresh_from_db()
     assert 14 < (live.deadline - timezone.now()).total_seconds() <= 15
@@ -115,3 +116,43 @@ def test_a_timeout_with_a_short_pool_draws_what_is_left(alice: Any, bob: Any) ->
     tasks.sweep_timeouts()
     game.refresh_from_db()
     assert len(state_from_record(game.state).racks[mover]) == 15  # LAN rules: one tile
+
+
+def test_a_timeout_task_follows_a_deadline_the_restart_grace_moved(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = live_duel(alice, bob)
+    old = timezone.now() - timedelta(seconds=1)
+    Game.objects.filter(pk=game.pk).update(deadline=old)
+    [(gid, turn, until)] = services.grant_restart_grace()
+    queued: list[tuple[Any, Any]] = []
+    monkeypatch.setattr(
+        tasks.turn_timeout, "apply_async", lambda args, eta: queued.append((args, eta))
+    )
+    # The task queued for the old deadline fires inside the grace: it waits for the new one.
+    assert tasks.turn_timeout(gid, turn, old.isoformat()) is False
+    assert queued == [((gid, turn, until.isoformat()), until + services.TIMEOUT_GRACE)]
+    # The task queued for the new deadline, if early, does not queue itself again.
+    assert tasks.turn_timeout(gid, turn, until.isoformat()) is False
+    assert len(queued) == 1
+    assert timeouts(Game.objects.get(pk=game.pk)) == 0
+
+
+def test_one_failing_game_does_not_stop_the_sweep(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    games = [live_duel(alice, bob) for _ in range(3)]
+    for game in games:
+        expire(game)
+    broken = games[0].public_id
+    real_timeout = services.timeout
+
+    def flaky(gid: str, turn: int) -> bool:
+        if gid == broken:
+            raise RuntimeError("database went away")
+        return real_timeout(gid, turn)
+
+    monkeypatch.setattr(services, "timeout", flaky)
+    assert tasks.sweep_timeouts() == 2
+    assert [timeouts(Game.objects.get(pk=g.pk)) for g in games] == [0, 1, 1]
+    assert f"game {broken}" in caplog.text
