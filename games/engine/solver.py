@@ -460,21 +460,20 @@ GroupChoice = tuple[int, "Partition"]  # free jokers added and the groups formed
 Back = tuple[int, CellChoice | GroupChoice]  # the packed state before, and the choice
 
 
-BEAM_WIDTH = 64
-WIDE_BEAM_WIDTH = 512
-ALL_OR_NOTHING_WIDTHS = (64, 256)
+ALL_OR_NOTHING_WIDTHS = (16, 64, 256)
+GUESS_WIDTHS = (32, 256)
 
 
 def _best_melds(problem: _Problem) -> list[_Built] | None:
     """The best final table as labelled melds, or ``None`` when no play beats playing nothing.
 
-    Branch and bound. A play that puts down every rack tile that could be in a meld at all (and
-    every rack joker) is optimal, and passes that keep only states still able to do so are
-    cheap: beams first (the same steps, only the best states kept), then exact passes, the first
-    placing free jokers only as surplus (jokers placed where a meld needs them multiply the
-    states). Failing that, a beam finds a good play (the best, if it never had to cut), and the
-    exact pass looks only for strictly better plays: it drops every state that, even playing
-    every rack tile still to come, could not beat the beam's.
+    Branch and bound. ``most``, every rack tile that could be in a meld at all and every rack
+    joker, bounds any play from above, so a play reaching it is optimal; beams (the same steps,
+    only the best states kept) look for one first, then an exact pass placing free jokers only
+    as surplus (jokers placed where a meld needs them multiply the states). Failing that, a beam
+    finds a good play, and an exact pass looks only for strictly better plays: it drops every
+    state that, even playing every rack tile still to come, could not beat the beam's. Exact
+    passes keep every state that could still reach their floor, so what they find is the best.
     """
     cells = _cells(problem)
     future = _future_gains(problem, cells)
@@ -485,17 +484,18 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
         found = _search(problem, cells, future, floor=most, width=width)
         if found is not None:
             return _melds_of(problem, cells, found)
-    caps = [0] if problem.surplus_at_end and problem.most_free else []
-    for cap in [*caps, None]:
-        capped = replace(problem, needed_cap=cap) if cap is not None else problem
+    if problem.surplus_at_end and problem.most_free:
+        capped = replace(problem, needed_cap=0)
         found = _search(capped, cells, future, floor=most, width=None)
         if found is not None:
             return _melds_of(capped, cells, found)
-    guess = _search(problem, cells, future, floor=1, width=BEAM_WIDTH)
+    guess = None
+    for width in GUESS_WIDTHS:
+        guess = _search(problem, cells, future, floor=1, width=width)
+        if guess is not None:
+            break
     if guess is not None and guess.exact:
         return _melds_of(problem, cells, guess)
-    if guess is None:
-        guess = _search(problem, cells, future, floor=1, width=WIDE_BEAM_WIDTH)
     floor = guess.score + 1 if guess is not None else 1
     found = _search(problem, cells, future, floor=floor, width=None) or guess
     return _melds_of(problem, cells, found) if found is not None else None
@@ -537,6 +537,9 @@ def _search(
         if cell.last_colour:
             layer, back = _group_step(problem, cell, layer, bound)
             history.append(back)
+            expired = _expired(problem, cell.number)
+            if expired:
+                layer = _alive(layer, expired)
         if width is not None and len(layer) > width:
             joker = problem.joker_score
             layer = dict(heapq.nlargest(width, layer.items(), key=lambda i: _beam_rank(i, joker)))
@@ -554,6 +557,25 @@ def _search(
     if best is None:
         return None
     return _Found(*best, history, exact)
+
+
+def _expired(problem: _Problem, number: int) -> int:
+    """Table jokers that can no longer be held or freed once ``number`` is done: every tile they
+    stood for and every old meld-mate's kind is at ``number`` or below."""
+    expired = 0
+    for j, joker in enumerate(problem.table_jokers):
+        if max(tile.number for tile in joker.roles | joker.mates) <= number:
+            expired |= 1 << j
+    return expired
+
+
+def _alive(layer: dict[int, int], expired: int) -> dict[int, int]:
+    """Drop states that left an expired table joker neither held nor freed: they cannot end."""
+    return {
+        key: score
+        for key, score in layer.items()
+        if not expired & ~((key >> HELD_SHIFT | key >> FREED_SHIFT) & NIBBLE)
+    }
 
 
 def _beam_rank(item: tuple[int, int], joker_score: int) -> tuple[int, int, int]:
@@ -654,35 +676,80 @@ def _cell_step(
     general path; every other cell works on packed states directly."""
     after: dict[int, int] = {}
     back: dict[int, Back] = {}
-    shift = RUN_SHIFTS[cell.colour]
+    colour = cell.colour
+    shift = RUN_SHIFTS[colour]
     shortfalls = _shortfall_tables(problem, cell)
-    own_shortfall = shortfalls[cell.colour]
+    own_shortfall = shortfalls[colour]
+    (s1, t1), (s2, t2), (s3, t3) = [
+        (RUN_SHIFTS[c], table) for c, table in enumerate(shortfalls) if c != colour
+    ]
+    general: dict[int, tuple[int, int]] = {}
+    needed = _needed_table(problem)
+    joker = problem.joker_score
+    floor = bound.floor - bound.rest_before
+    moves_of: dict[tuple[int, int, int], tuple[_Move, ...]] = {}
+    moved_of: dict[tuple[int, int, int, int], int] = {}
+    get = after.get
     for key, score in layer.items():
         held = key >> HELD_SHIFT & NIBBLE
-        settled = held | key >> FREED_SHIFT & NIBBLE
-        if cell.heldable & ~settled or cell.real_bits & _live_bits(problem, settled):
-            _joker_cell(problem, cell, key, score, bound, after, back)
-            continue
         free = key >> FREE_SHIFT & NIBBLE
+        settled = held | key >> FREED_SHIFT & NIBBLE
+        jokers = general.get(settled)
+        if jokers is None:
+            live = _live_bits(problem, settled)
+            jokers = general[settled] = (
+                (cell.heldable & ~settled).bit_count(),
+                cell.real_bits & live,
+            )
         rid = key >> shift & RUN_MASK
-        others = sum(
-            table[key >> RUN_SHIFTS[c] & RUN_MASK]
-            for c, table in enumerate(shortfalls)
-            if c != cell.colour
+        needed_left = needed[free][held]
+        room = needed_left - (
+            t1[key >> s1 & RUN_MASK] + t2[key >> s2 & RUN_MASK] + t3[key >> s3 & RUN_MASK]
         )
-        needed_left = problem.needed_left(free, held)
-        slack = bound.slack(score, free)
-        for move in _compiled_moves(problem, cell, rid, needed_left):
+        if room < 0:
+            continue
+        slack = score - free * joker - floor
+        moves = moves_of.get((rid, needed_left, settled))
+        if moves is None:
+            moves = _compiled_moves(problem, cell, rid, needed_left, *jokers)
+            moves_of[rid, needed_left, settled] = moves
+        rest = key & ~(RUN_MASK << shift)
+        for move in moves:
             if move.skip > slack:
                 break
-            if others + own_shortfall[move.rid] > needed_left - move.free:
+            if move.settles:
+                _settle(problem, cell, key, score, bound, move.option, after, back)
+                continue
+            if own_shortfall[move.rid] > room - move.free:
                 continue
             total = score + move.gain
-            new = _moved(problem, cell, key, move, shift, rid)
-            if after.get(new, -1) < total:
+            if move.plain:
+                new = rest | move.rid << shift
+                new += move.free << FREE_SHIFT
+            else:
+                part = key & move.touched
+                new = moved_of.get((part, settled, needed_left, move.index), -1)
+                if new < 0:
+                    new = _moved(problem, cell, part, move, shift, rid)
+                    moved_of[part, settled, needed_left, move.index] = new
+                new |= key & ~move.touched
+            if get(new, -1) < total:
                 after[new] = total
-                back[new] = (key, (move.option, 0))
+                back[new] = (key, move.choice)
     return after, back
+
+
+def _needed_table(problem: _Problem) -> list[list[int]]:
+    """[free][held]: free jokers that may still be placed where a meld needs them."""
+    key = (problem.rack_jokers, problem.freeable, problem.needed_cap, problem.threshold)
+    found = _NEEDED.get(key)
+    if found is None:
+        found = [[problem.needed_left(free, held) for held in range(16)] for free in range(16)]
+        _NEEDED[key] = found
+    return found
+
+
+_NEEDED: dict[tuple[int, int, int, int], list[list[int]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -695,40 +762,73 @@ class _Move:
     gain: int  # score it adds
     skip: int  # how far it lowers the bound: the rack tiles it leaves that could meld
     member: tuple[int, int]  # (real, held) tiles it sets aside for groups
+    choice: CellChoice  # the back pointer's choice
+    plain: bool  # it changes only the colour's runs and the free jokers
+    touched: int  # the packed fields it reads and changes
+    index: int  # its place among the cell's moves
+    settles: bool  # it holds or frees a table joker (see _settle)
 
 
 def _compiled_moves(
-    problem: _Problem, cell: _Cell, rid: int, needed_left: int
+    problem: _Problem, cell: _Cell, rid: int, needed_left: int, heldable: int, real_bits: int
 ) -> tuple[_Move, ...]:
+    """The cell's options for a colour's runs, with ``heldable`` table jokers that may be held
+    here and run marks ``real_bits`` for its real tiles, sorted by how far they lower the bound."""
     key: tuple[int, ...] = (rid, cell.must, cell.may, needed_left, cell.number, problem.numbers)
     key += (problem.threshold, int(cell.counted), problem.tile_weight, problem.point_weight)
+    key += (cell.colour, int(cell.group_witness), heldable, real_bits)
     found = _MOVES.get(key)
     if found is None:
         options = _cell_options(
             _RUNS[rid],
             cell.must,
             cell.may,
-            0,
+            heldable,
             needed_left,
-            0,
+            real_bits,
             cell.number,
             problem.numbers - cell.number + 1,
             problem.surplus_at_end,
         )
         gain = problem.gain(cell.number)
-        moves = [
-            _Move(
-                option,
-                _run_id(option.runs),
-                option.free,
-                (option.real - cell.must) * gain + option.free * problem.joker_score,
-                (cell.must + cell.may - option.real) * gain if cell.counted else 0,
-                (option.group_real, option.held_in_group),
+        moves = []
+        for option in options:
+            member = (option.group_real, option.held_in_group)
+            grouped = member != (0, 0) or cell.group_witness
+            valued = bool(problem.threshold) or bool(option.room)
+            touched = RUN_MASK << RUN_SHIFTS[cell.colour] | NIBBLE << FREE_SHIFT
+            if grouped:
+                touched |= GROUP_MASK << GROUP_SHIFT
+            if problem.threshold:
+                touched |= VALUE_MASK << VALUE_SHIFT
+            elif option.room:
+                touched |= ROOM_MASK
+            moves.append(
+                _Move(
+                    option,
+                    _run_id(option.runs),
+                    option.free,
+                    (option.real - cell.must) * gain + option.free * problem.joker_score,
+                    (cell.must + cell.may - option.real) * gain if cell.counted else 0,
+                    member,
+                    (option, 0),
+                    not grouped and not valued,
+                    touched,
+                    0,
+                    option.held > 0 or _frees(option.runs),
+                )
             )
-            for option in options
-        ]
-        found = _MOVES[key] = tuple(sorted(moves, key=lambda move: move.skip))
+        moves.sort(key=lambda move: move.skip)
+        found = _MOVES[key] = tuple(replace(move, index=n) for n, move in enumerate(moves))
     return found
+
+
+def _frees(runs: tuple[int, ...]) -> bool:
+    """Whether a run holds both marks of a table joker (marks of settled jokers are gone)."""
+    return any(run >> 4 & run >> 5 & _MARK_PAIRS for run in runs)
+
+
+_MARK_PAIRS = sum(1 << (2 * j) for j in range(4))  # one pair per table joker (a nibble)
 
 
 def _moved(problem: _Problem, cell: _Cell, key: int, move: _Move, shift: int, rid: int) -> int:
@@ -750,41 +850,38 @@ def _moved(problem: _Problem, cell: _Cell, key: int, move: _Move, shift: int, ri
     return new
 
 
-def _joker_cell(
+def _settle(
     problem: _Problem,
     cell: _Cell,
     key: int,
     score: int,
     bound: _Bound,
+    option: _CellOption,
     after: dict[int, int],
     back: dict[int, Back],
 ) -> None:
-    """One cell for one state, where a table joker could be held or freed."""
+    """One option that holds or frees a table joker, for one state (on unpacked states)."""
+    old_held = key >> HELD_SHIFT & NIBBLE
+    heldable = cell.heldable & ~(old_held | key >> FREED_SHIFT & NIBBLE)
+    free = (key >> FREE_SHIFT & NIBBLE) + option.free
+    choices = [
+        held
+        for held in _held_choices(heldable, option.held)
+        if problem.free_left(free, old_held | held) >= 0
+    ]
+    if not choices:
+        return
     state = _unpack(key)
-    settled = state.held | state.freed
-    heldable = cell.heldable & ~settled
-    options = _cell_options(
-        state.runs[cell.colour],
-        cell.must,
-        cell.may,
-        heldable.bit_count(),
-        problem.needed_left(state.free, state.held),
-        cell.real_bits & _live_bits(problem, settled),
-        cell.number,
-        problem.numbers - cell.number + 1,
-        problem.surplus_at_end,
-    )
-    for option in options:
-        total = score + (option.real - cell.must) * problem.gain(cell.number)
-        total += option.free * problem.joker_score
-        for held in _held_choices(heldable, option.held):
-            new_state = _after_cell(problem, cell, state, option, held)
-            if new_state is None or not bound.keeps(total, new_state.free):
-                continue
-            new = _pack(new_state)
-            if after.get(new, -1) < total:
-                after[new] = total
-                back[new] = (key, (option, held))
+    total = score + (option.real - cell.must) * problem.gain(cell.number)
+    total += option.free * problem.joker_score
+    for held in choices:
+        new_state = _after_cell(problem, cell, state, option, held)
+        if new_state is None or not bound.keeps(total, new_state.free):
+            continue
+        new = _pack(new_state)
+        if after.get(new, -1) < total:
+            after[new] = total
+            back[new] = (key, (option, held))
 
 
 def _shortfall_tables(problem: _Problem, cell: _Cell) -> list[dict[int, int]]:
