@@ -38,6 +38,9 @@ FRAME_TIMEOUT_S = 5.0  # a move whose frames take longer is counted late, at thi
 OVERLOAD_BACKLOG_S = 3.0  # a step stops when this many seconds of moves are in flight
 COOL_DOWN_S = 5.0  # after a step that stopped, for the server to finish what it was sent
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
+# How moves are sent: "socket" (an "act" message on the mover's own socket, as the board does
+# while its socket is open) or "http" (POST /api/games/<gid>/<action>, the board's fallback).
+SUBMIT = os.environ.get("RUMMI_BENCH_LIVE_SUBMIT", "socket")
 
 
 # HTTP/1.1 with keep-alive
@@ -213,6 +216,7 @@ class Harness:
             for i, g in enumerate(games)
         ]
         self.step = Step(0)
+        self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.readers: list[asyncio.Task[None]] = []
         self.rss_peak: dict[int, int] = dict.fromkeys(self.pids, 0)
 
@@ -283,6 +287,11 @@ class Harness:
     def on_frame(self, table: Table, seat: Seat, message: str | bytes) -> None:
         now = time.perf_counter()
         frame = json.loads(message)
+        if frame.get("type") == "answer":
+            waiting = self.answers.pop(frame.get("key"), None)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(frame)
+            return
         if frame.get("type") != "update":
             return
         step = self.step
@@ -364,7 +373,9 @@ class Harness:
             step.last_done = time.perf_counter()
 
     async def submit(self, table: Table) -> tuple[dict[str, Any] | None, float]:
-        """POST a draw for the seat whose turn it is: (the answer, or None on a failure; when)."""
+        """Send a draw for the seat whose turn it is: (the answer, or None on a failure; when)."""
+        if SUBMIT == "socket":
+            return await self.submit_on_socket(table)
         step = self.step
         seat = table.seats[table.turn]
         body = json.dumps({"expected_seq": table.seq, "key": uuid.uuid4().hex}).encode()
@@ -390,6 +401,28 @@ class Harness:
             answer = {"error": "not_json"}
         if status != 200:
             answer = {"status": status, "error": "unknown", **answer}
+        return answer, sent
+
+    async def submit_on_socket(self, table: Table) -> tuple[dict[str, Any] | None, float]:
+        """Send the draw as an "act" message on the mover's socket; its answer comes back there."""
+        step = self.step
+        seat = table.seats[table.turn]
+        key = uuid.uuid4().hex
+        message = {"type": "act", "action": "draw", "expected_seq": table.seq, "key": key}
+        answered = asyncio.get_running_loop().create_future()
+        self.answers[key] = answered
+        step.sent += 1
+        sent = time.perf_counter()
+        try:
+            if seat.ws is None:
+                raise ConnectionError("no socket")
+            await seat.ws.send(json.dumps(message))
+            answer = await asyncio.wait_for(answered, FRAME_TIMEOUT_S)
+        except (OSError, ConnectionClosed, TimeoutError) as error:
+            self.answers.pop(key, None)
+            step.errors[type(error).__name__] += 1
+            return None, sent
+        step.answers.append(time.perf_counter() - sent)
         return answer, sent
 
     async def run_step(self, pace: float, seconds: float, drain_s: float = 10.0) -> dict[str, Any]:
@@ -569,7 +602,8 @@ async def run_load(
     harness = Harness(games, ports, pids)
     try:
         connected = await harness.connect_all()
-        log(f"  {connected['sockets']} sockets open in {connected['seconds']} s")
+        connected["submit"] = SUBMIT
+        log(f"  {connected['sockets']} sockets open in {connected['seconds']} s; moves by {SUBMIT}")
         rss_connected = {str(p): round(rss_kb(p) / 1024, 1) for p in pids}
         await harness.run_step(*warmup)
         steps = []

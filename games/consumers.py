@@ -9,13 +9,20 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from rummi_site.jsonapi import ApiError
+
 from .live import SPECTATOR, group_name
 from .models import Game
-from .services import Viewer, game_summary, seat_of
+from .services import Viewer, act, game_summary, seat_of
 
 # A socket may send a few messages a second (pings, resync requests); past that it is closed.
 FLOOD_WINDOW_S = 10.0
 FLOOD_LIMIT = 50
+REFUSE_MESSAGE = {
+    "type": "error",
+    "error": "bad_message",
+    "message": 'A socket message is {"type":"ping"} or {"type":"act", "action": ...}.',
+}
 
 
 def viewer_from_scope(scope: dict[str, Any]) -> Viewer:
@@ -33,7 +40,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if found is None:
             await self.close(code=4404)
             return
-        self.viewer_key, hello = found
+        self.viewer, self.viewer_key, hello = found
         self.group = group_name(self.gid)
         self.received: list[float] = []
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -41,14 +48,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps({"type": "hello", **hello}))
 
     @database_sync_to_async
-    def _load(self) -> tuple[str, dict[str, Any]] | None:
+    def _load(self) -> tuple[Viewer, str, dict[str, Any]] | None:
         game = Game.objects.filter(public_id=self.gid).first()
         if game is None:
             return None
         viewer = viewer_from_scope(self.scope)
         seat = seat_of(game, viewer)
         key = str(seat.index) if seat is not None else SPECTATOR
-        return key, game_summary(game, viewer)
+        return viewer, key, game_summary(game, viewer)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -62,8 +69,30 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         if text_data == '{"type":"ping"}':
             await self.send(text_data='{"type":"pong"}')
+            return
+        try:
+            message = json.loads(text_data or "")
+        except (json.JSONDecodeError, TypeError):
+            message = None
+        if not isinstance(message, dict) or message.get("type") != "act":
+            await self.send(text_data=json.dumps(REFUSE_MESSAGE))
+            return
+        await self.send(text_data=json.dumps(await self._act(message)))
+
+    @database_sync_to_async
+    def _act(self, message: dict[str, Any]) -> dict[str, Any]:
+        """An action sent on the socket: the same service call, checks and answers as
+        ``POST /api/games/<gid>/<action>``, for the viewer who opened the socket (the socket's
+        Origin was checked when it opened, as CSRF is checked for a POST)."""
+        key = message.get("key")
+        reply = {"type": "answer", "key": key if isinstance(key, str) else None}
+        try:
+            answer = act(self.gid, self.viewer, str(message.get("action")), message)
+            return {**reply, "status": 200, **answer}
+        except ApiError as error:
+            return {**reply, "status": error.status, **error.body}
 
     async def game_update(self, message: dict[str, Any]) -> None:
-        frame = message["frames"].get(self.viewer_key)
-        if frame is not None:
-            await self.send(text_data=json.dumps(frame))
+        text = message["frames"].get(self.viewer_key)
+        if text is not None:
+            await self.send(text_data=text)

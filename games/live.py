@@ -8,6 +8,7 @@ never reaches a socket that is not its owner's.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from typing import Any
 
@@ -76,7 +77,10 @@ def broadcast(
         return
     if _sender_loop is not None and isinstance(layer, InMemoryChannelLayer):
         return  # a worker's in-memory layer reaches no socket: the web process has its own
-    message = {"type": "game.update", "frames": frames_by_viewer(state, seq, numbered, extra)}
+    # Each viewer's frame is encoded once here, not once per socket in every consumer.
+    frames = frames_by_viewer(state, seq, numbered, extra)
+    texts = {viewer: json.dumps(frame, separators=(",", ":")) for viewer, frame in frames.items()}
+    message = {"type": "game.update", "frames": texts}
     if _sender_loop is None:
         async_to_sync(layer.group_send)(group_name(gid), message)
         return

@@ -3,6 +3,9 @@
 // frame whose first event is not seq+1 means frames were missed, so the state is fetched again.
 
 const RETRIES = 3;
+// How long an action sent on the socket waits for its answer before it is sent again by POST
+// (same idempotency key, so it cannot land twice).
+const SOCKET_ANSWER_MS = 4000;
 
 export class Client {
   constructor({ api, ws, csrf, seq, onUpdate, onConnection = () => {} }) {
@@ -16,6 +19,7 @@ export class Client {
     this.backoff = 500;
     this.closed = false;
     this.skew = 0; // server clock minus ours, in ms, from the Date header
+    this.waiting = new Map(); // idempotency key -> resolve(answer) for actions sent on the socket
   }
 
   /** Apply an answer carrying {seq, view, ...} if it is not older than what we have. */
@@ -47,11 +51,55 @@ export class Client {
   }
 
   /**
-   * POST an action (play, draw, pass, resign). Network failures are retried with the same key,
-   * so the server answers a retry with its first answer. Returns {ok, status, data}.
+   * Send an action (play, draw, pass, resign): on the open socket when there is one (one hop,
+   * no HTTP request), else, or if the socket does not answer in time, by POST. Network failures
+   * are retried with the same key, so the server answers a retry with its first answer.
+   * Returns {ok, status, data}.
    */
   async post(action, extra = {}) {
-    const body = JSON.stringify({ expected_seq: this.seq, key: uuid(), ...extra });
+    const fields = { expected_seq: this.seq, key: uuid(), ...extra };
+    const answer = await this.sendOnSocket(action, fields);
+    if (answer) {
+      const { type, key, status, ...data } = answer;
+      return this.answered(action, status, data);
+    }
+    return this.postHttp(action, JSON.stringify(fields));
+  }
+
+  /** The socket's answer to an action, or null (no open socket, or no answer in time). */
+  sendOnSocket(action, fields) {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== 1) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(fields.key);
+        resolve(null);
+      }, SOCKET_ANSWER_MS);
+      this.waiting.set(fields.key, (answer) => {
+        clearTimeout(timer);
+        this.waiting.delete(fields.key);
+        resolve(answer);
+      });
+      try {
+        socket.send(JSON.stringify({ type: "act", action, ...fields }));
+      } catch {
+        this.waiting.get(fields.key)?.(null);
+      }
+    });
+  }
+
+  async answered(action, status, data) {
+    if (status >= 200 && status < 300) {
+      this.accept(data, action);
+      return { ok: true, status, data };
+    }
+    if (status === 409) {
+      if (!this.accept(data, "stale")) await this.refresh().catch(() => {});
+    }
+    return { ok: false, status, data };
+  }
+
+  async postHttp(action, body) {
     let wait = 300;
     for (let attempt = 0; attempt < RETRIES; attempt++) {
       let response;
@@ -68,14 +116,7 @@ export class Client {
         continue;
       }
       const data = await response.json().catch(() => ({}));
-      if (response.ok) {
-        this.accept(data, action);
-        return { ok: true, status: response.status, data };
-      }
-      if (response.status === 409) {
-        if (!this.accept(data, "stale")) await this.refresh().catch(() => {});
-      }
-      return { ok: false, status: response.status, data };
+      return this.answered(action, response.status, data);
     }
     return { ok: false, status: 0, data: { message: "Could not reach the server; check your connection." } };
   }
@@ -96,6 +137,8 @@ export class Client {
     socket.addEventListener("close", () => {
       if (this.socket !== socket) return;
       this.socket = null;
+      // Actions still waiting for an answer on this socket go again by POST, same key.
+      for (const resolve of [...this.waiting.values()]) resolve(null);
       this.onConnection("closed");
       if (this.closed) return;
       // Back off up to 15 s, with jitter so a restarted server is not hit by everyone at once.
@@ -110,6 +153,10 @@ export class Client {
     try {
       data = JSON.parse(text);
     } catch {
+      return;
+    }
+    if (data.type === "answer") {
+      this.waiting.get(data.key)?.(data);
       return;
     }
     if (data.type === "hello") {

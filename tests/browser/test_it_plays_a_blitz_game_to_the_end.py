@@ -52,6 +52,9 @@ def test_it_plays_a_blitz_game_to_the_end(new_page: Any, site: str) -> None:
     )
     alice = sign_in(new_page, site, "alice", game["url"])
     bob = sign_in(new_page, site, "bob", game["url"], viewport=PHONE, touch=True)
+    posted: list[str] = []
+    for page in (alice, bob):
+        page.on("request", lambda r: r.method == "POST" and posted.append(r.url))
     check_the_page_is_light_and_quick(alice, site + game["url"])
 
     # Turn 1, Alice: a swap, an undo, a reset, then the opening run, ended with Space.
@@ -135,6 +138,8 @@ def test_it_plays_a_blitz_game_to_the_end(new_page: Any, site: str) -> None:
     assert bob.locator(".rm-scores tr.won th").text_content() == "alice"
     assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shoot(alice, "game-over-1280x800.png")
+    # With their sockets open, the boards sent every move on the socket, none by POST.
+    assert not [url for url in posted if "/api/games/" in url], posted
 
 
 def check_the_page_is_light_and_quick(signed_in: Any, url: str) -> None:
