@@ -6,6 +6,7 @@ import json
 import time
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -34,6 +35,19 @@ def viewer_from_scope(scope: dict[str, Any]) -> Viewer:
 
 
 class GameConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Handle a message without Channels' per-message hop to the database thread.
+
+        Channels runs ``close_old_connections`` in the database thread before every message a
+        consumer handles: one thread hop per frame per socket. Here only ``connect`` and
+        ``_act`` touch the database, each through ``database_sync_to_async``, which closes old
+        connections itself, inside its own hop.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         self.gid = self.scope["url_route"]["kwargs"]["gid"]
         found = await self._load()

@@ -50,6 +50,24 @@ def test_a_retried_action_gets_the_first_answer_back(duel: Game, alice: Any, bob
     assert duel.seq == 3
 
 
+def test_a_key_used_again_for_a_new_action_is_refused_and_changes_nothing(
+    duel: Game, alice: Any, bob: Any
+) -> None:
+    mover, other = mover_and_other(duel, alice, bob)
+    same = key()
+    first = post(client_for(mover), url(duel, "draw"), {"expected_seq": 2, "key": same})
+    assert first.status_code == 200
+    # Keys are per seat: the other seat may use the same one. The mover's old key at the new
+    # seq is a client bug, not a retry.
+    again = post(client_for(other), url(duel, "draw"), {"expected_seq": 3, "key": same})
+    assert again.status_code == 200
+    duel.refresh_from_db()
+    reused = post(client_for(mover), url(duel, "draw"), {"expected_seq": duel.seq, "key": same})
+    assert reused.status_code == 409 and reused.json()["error"] == "stale"
+    after = Game.objects.get(pk=duel.pk)
+    assert after.seq == duel.seq and after.state == duel.state
+
+
 def test_an_illegal_play_gets_422_with_the_engines_sentence_and_changes_nothing(
     duel: Game, alice: Any, bob: Any
 ) -> None:
