@@ -480,11 +480,14 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
     most = future[0] + problem.rack_jokers * problem.joker_score
     if most <= 0:
         return None
+    cut: list[bool] = []
     for width in ALL_OR_NOTHING_WIDTHS:
-        found = _search(problem, cells, future, floor=most, width=width)
+        found = _search(problem, cells, future, floor=most, width=width, cut=cut)
         if found is not None:
             return _melds_of(problem, cells, found)
-    if problem.surplus_at_end and problem.most_free:
+        if not cut[-1]:
+            break  # an exact pass: no play reaches ``most``
+    if (not cut or cut[-1]) and problem.surplus_at_end and problem.most_free:
         capped = replace(problem, needed_cap=0)
         found = _search(capped, cells, future, floor=most, width=None)
         if found is not None:
@@ -496,9 +499,28 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
             break
     if guess is not None and guess.exact:
         return _melds_of(problem, cells, guess)
-    floor = guess.score + 1 if guess is not None else 1
-    found = _search(problem, cells, future, floor=floor, width=None) or guess
-    return _melds_of(problem, cells, found) if found is not None else None
+    for floor in _floors(problem, most, guess.score if guess is not None else 0):
+        found = _search(problem, cells, future, floor=floor, width=None)
+        if found is not None:
+            return _melds_of(problem, cells, found)
+    return _melds_of(problem, cells, guess) if guess is not None else None
+
+
+def _floors(problem: _Problem, most: int, guess: int) -> Iterator[int]:
+    """Floors for the exact passes: as many tiles as ``most`` (as many points, with
+    ``prefer="points"``), then one less at a time while that still beats ``guess``, then
+    ``guess + 1``.
+
+    A pass finding nothing proves every play scores below its floor; the first pass finding a
+    play has found the best. High floors prune nearly every state, so failing passes are cheap,
+    and a pass just above a good guess is cheaper than one far below the best play.
+    """
+    unit = max(problem.tile_weight, problem.point_weight)
+    floor = most // unit * unit
+    while floor > guess + 1:
+        yield floor
+        floor -= unit
+    yield guess + 1
 
 
 def _melds_of(problem: _Problem, cells: Sequence[_Cell], found: _Found) -> list[_Built]:
@@ -520,9 +542,18 @@ class _Found:
 
 
 def _search(
-    problem: _Problem, cells: Sequence[_Cell], future: Sequence[int], floor: int, width: int | None
+    problem: _Problem,
+    cells: Sequence[_Cell],
+    future: Sequence[int],
+    floor: int,
+    width: int | None,
+    cut: list[bool] | None = None,
 ) -> _Found | None:
-    """Run the programme; keep states whose bound reaches ``floor`` (the best ``width`` only)."""
+    """Run the programme; keep states whose bound reaches ``floor`` (the best ``width`` only).
+
+    ``cut``, if given, learns whether the beam ever dropped a state: if not, the pass was exact
+    even when it found nothing.
+    """
     layer: dict[int, int] = {_pack(_State(((),) * COLOUR_COUNT)): 0}
     history: list[dict[int, Back]] = []
     exact = True
@@ -541,9 +572,10 @@ def _search(
             if expired:
                 layer = _alive(layer, expired)
         if width is not None and len(layer) > width:
-            joker = problem.joker_score
-            layer = dict(heapq.nlargest(width, layer.items(), key=lambda i: _beam_rank(i, joker)))
+            layer = _beam(layer, width, problem.joker_score)
             exact = False
+    if cut is not None:
+        cut.append(not exact)
     best: tuple[int, _Ending, int] | None = None
     for key, score in layer.items():
         state = _unpack(key)
@@ -578,18 +610,30 @@ def _alive(layer: dict[int, int], expired: int) -> dict[int, int]:
     }
 
 
-def _beam_rank(item: tuple[int, int], joker_score: int) -> tuple[int, int, int]:
-    """Beam order: most points without counting jokers, then fewest runs still short of three
-    (they are what kills a state), then most jokers kept."""
-    key, score = item
-    free = key >> FREE_SHIFT & NIBBLE
-    short = sum(_short_runs(key >> shift & RUN_MASK) for shift in RUN_SHIFTS)
-    return score - free * joker_score, -short, -free
+def _beam(layer: dict[int, int], width: int, joker_score: int) -> dict[int, int]:
+    """The ``width`` best states: most points without counting jokers, then fewest runs still
+    short of three (they are what kills a state), then most jokers kept."""
+    short = _SHORT
+    s0, s1, s2, s3 = RUN_SHIFTS
+
+    def rank(key: int) -> int:
+        free = key >> FREE_SHIFT & NIBBLE
+        runs = short[key >> s0 & RUN_MASK] + short[key >> s1 & RUN_MASK]
+        runs += short[key >> s2 & RUN_MASK] + short[key >> s3 & RUN_MASK]
+        return (layer[key] - free * joker_score) << 12 | (255 - runs) << 4 | (15 - free)
+
+    return {key: layer[key] for key in heapq.nlargest(width, layer, key=rank)}
 
 
-@lru_cache(maxsize=1 << 16)
-def _short_runs(rid: int) -> int:
-    return sum(1 for run in _RUNS[rid] if run & STATUS != COMPLETE)
+class _ShortRuns(dict[int, int]):
+    """Interned runs -> how many of them are short of three or end in a gap."""
+
+    def __missing__(self, rid: int) -> int:
+        value = self[rid] = sum(1 for run in _RUNS[rid] if run & STATUS != COMPLETE)
+        return value
+
+
+_SHORT = _ShortRuns()
 
 
 @dataclass(frozen=True, slots=True)
@@ -685,22 +729,16 @@ def _cell_step(
     ]
     general: dict[int, tuple[int, int]] = {}
     needed = _needed_table(problem)
+    spare = _spare_table(problem)
     joker = problem.joker_score
     floor = bound.floor - bound.rest_before
-    moves_of: dict[tuple[int, int, int], tuple[_Move, ...]] = {}
-    moved_of: dict[tuple[int, int, int, int], int] = {}
+    steps_of: dict[tuple[int, int, int], list[_Step]] = {}
+    moved_of: dict[tuple[int, int], int] = {}
     get = after.get
     for key, score in layer.items():
         held = key >> HELD_SHIFT & NIBBLE
         free = key >> FREE_SHIFT & NIBBLE
         settled = held | key >> FREED_SHIFT & NIBBLE
-        jokers = general.get(settled)
-        if jokers is None:
-            live = _live_bits(problem, settled)
-            jokers = general[settled] = (
-                (cell.heldable & ~settled).bit_count(),
-                cell.real_bits & live,
-            )
         rid = key >> shift & RUN_MASK
         needed_left = needed[free][held]
         room = needed_left - (
@@ -709,34 +747,62 @@ def _cell_step(
         if room < 0:
             continue
         slack = score - free * joker - floor
-        moves = moves_of.get((rid, needed_left, settled))
-        if moves is None:
+        steps = steps_of.get((rid, needed_left, settled))
+        if steps is None:
+            jokers = general.get(settled)
+            if jokers is None:
+                live = _live_bits(problem, settled)
+                jokers = general[settled] = (
+                    (cell.heldable & ~settled).bit_count(),
+                    cell.real_bits & live,
+                )
             moves = _compiled_moves(problem, cell, rid, needed_left, *jokers)
-            moves_of[rid, needed_left, settled] = moves
+            # A settling move's "delta" is the free jokers it leaves fewest: its own, and the
+            # freeable jokers it must hold when too few others can be held here.
+            unfreeable = (cell.heldable & ~settled & ~problem.freeable).bit_count()
+            steps = steps_of[rid, needed_left, settled] = [
+                (
+                    move.skip,
+                    _SETTLES if move.settles else _PLAIN if move.plain else _TOUCHES,
+                    own_shortfall[move.rid] + move.free,
+                    move.gain,
+                    move.free + max(0, move.option.held - unfreeable)
+                    if move.settles
+                    else (move.rid << shift) + (move.free << FREE_SHIFT),
+                    move.touched,
+                    move,
+                )
+                for move in moves
+            ]
         rest = key & ~(RUN_MASK << shift)
-        for move in moves:
-            if move.skip > slack:
+        for skip, kind, need, gain, delta, touched, move in steps:
+            if skip > slack:
                 break
-            if move.settles:
-                _settle(problem, cell, key, score, bound, move.option, after, back)
+            if need > room:
                 continue
-            if own_shortfall[move.rid] > room - move.free:
+            if kind == _SETTLES:
+                if delta <= spare[free][held]:
+                    _settle(problem, cell, key, score, bound, move.option, after, back)
                 continue
-            total = score + move.gain
-            if move.plain:
-                new = rest | move.rid << shift
-                new += move.free << FREE_SHIFT
+            total = score + gain
+            if kind == _PLAIN:
+                new = rest + delta
             else:
-                part = key & move.touched
-                new = moved_of.get((part, settled, needed_left, move.index), -1)
+                part = key & touched
+                new = moved_of.get((part, id(move)), -1)
                 if new < 0:
-                    new = _moved(problem, cell, part, move, shift, rid)
-                    moved_of[part, settled, needed_left, move.index] = new
-                new |= key & ~move.touched
+                    new = moved_of[part, id(move)] = _moved(problem, cell, part, move, shift, rid)
+                new |= key & ~touched
             if get(new, -1) < total:
                 after[new] = total
                 back[new] = (key, move.choice)
     return after, back
+
+
+# How a compiled move changes a packed state: only the colour's runs and the free jokers, more
+# packed fields (groups, value, room), or it holds or frees a table joker (unpacked).
+_PLAIN, _TOUCHES, _SETTLES = 0, 1, 2
+_Step = tuple[int, int, int, int, int, int, "_Move"]  # skip, kind, need, gain, delta, touched
 
 
 def _needed_table(problem: _Problem) -> list[list[int]]:
@@ -750,6 +816,16 @@ def _needed_table(problem: _Problem) -> list[list[int]]:
 
 
 _NEEDED: dict[tuple[int, int, int, int], list[list[int]]] = {}
+
+
+def _spare_table(problem: _Problem) -> list[list[int]]:
+    """[free][held]: free jokers still to place (rack jokers and freeable table jokers)."""
+    key = (problem.rack_jokers, problem.freeable, -1, -1)
+    found = _NEEDED.get(key)
+    if found is None:
+        found = [[problem.free_left(free, held) for held in range(16)] for free in range(16)]
+        _NEEDED[key] = found
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -923,27 +999,27 @@ def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[
     loose = plain & ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
     roomy = problem.room_cap
     joker = problem.joker_score
-    buckets: dict[int, list[tuple[int, int, int]]] = {}
-    for key, score in layer.items():
+    first: dict[int, int] = {}
+    shared: dict[int, list[int]] = {}
+    for key in layer:
         bucket = key & (loose if key & ROOM_MASK >= roomy else plain)
-        free = key >> FREE_SHIFT & NIBBLE
-        buckets.setdefault(bucket, []).append((score - free * joker, free, key))
-    if len(buckets) == len(layer):
+        other = first.setdefault(bucket, key)
+        if other != key:
+            shared.setdefault(bucket, [other]).append(key)
+    if not shared:
         return layer
-    kept: dict[int, int] = {}
-    for members in buckets.values():
-        if len(members) == 1:
-            key = members[0][2]
-            kept[key] = layer[key]
-            continue
-        members.sort(key=lambda member: (-member[0], member[1]))
+    kept = dict(layer)
+    for keys in shared.values():
+        members = [(layer[key] - (key >> FREE_SHIFT & NIBBLE) * joker, key) for key in keys]
+        members.sort(key=lambda member: (-member[0], member[1] >> FREE_SHIFT & NIBBLE))
         best: list[tuple[int, int]] = []
-        for _, free, key in members:
+        for _, key in members:
+            free = key >> FREE_SHIFT & NIBBLE
             mine = key >> shift & RUN_MASK
             if any(f <= free and _covers_ids(other, mine) for f, other in best):
+                del kept[key]
                 continue
             best.append((free, mine))
-            kept[key] = layer[key]
     return kept
 
 
@@ -1059,6 +1135,10 @@ def _group_step(
     after: dict[int, int] = {}
     back: dict[int, Back] = {}
     surplus_at_end = problem.surplus_at_end
+    needed = _needed_table(problem)
+    joker = problem.joker_score
+    floor = bound.floor - bound.rest
+    options_of: dict[tuple[int, int], tuple[tuple[int, int, int, Partition], ...]] = {}
     for key, score in layer.items():
         gid = key >> GROUP_SHIFT & GROUP_MASK
         if gid == 0:
@@ -1069,17 +1149,23 @@ def _group_step(
         free = key >> FREE_SHIFT & NIBBLE
         held = key >> HELD_SHIFT & NIBBLE
         freed = key >> FREED_SHIFT & NIBBLE
-        spec: tuple[tuple[int, int, int], ...] = ()
-        if cell.group_witness:
-            spec = _group_spec(problem, cell.number, problem.freeable & ~(held | freed))
-        needed_left = problem.needed_left(free, held)
+        live = problem.freeable & ~(held | freed) if cell.group_witness else 0
+        options = options_of.get((gid, live))
+        if options is None:
+            spec: tuple[tuple[int, int, int], ...] = ()
+            if cell.group_witness:
+                spec = _group_spec(problem, cell.number, live)
+            options = _group_options(_GROUPS[gid], spec, surplus_at_end)
+            options_of[gid, live] = options
+        needed_left = needed[free][held]
         group = _GROUPS[gid]
         base = key ^ (gid << GROUP_SHIFT)
-        for added, freed_mask, room, partition in _group_options(group, spec, surplus_at_end):
+        slack = score - free * joker - floor
+        for added, freed_mask, room, partition in options:
             if added > needed_left:
                 continue
-            total = score + added * problem.joker_score
-            if not bound.keeps(total, free + added):
+            total = score + added * joker
+            if slack < 0:
                 continue
             new = base + (added << FREE_SHIFT) | freed_mask << FREED_SHIFT
             if freed_mask & ~freed:
@@ -1143,7 +1229,7 @@ def _trim_caches() -> None:
     _GROUP_IDS.clear()
     _GROUP_IDS[()] = 0
     _covers_ids.cache_clear()
-    _short_runs.cache_clear()
+    _SHORT.clear()
 
 
 def _run_id(runs: tuple[int, ...]) -> int:
