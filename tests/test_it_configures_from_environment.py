@@ -55,8 +55,17 @@ def test_it_defaults_to_the_in_memory_channel_layer() -> None:
     assert layer["BACKEND"] == "channels.layers.InMemoryChannelLayer"
 
 
-def test_it_reads_redis_channel_layer_with_room_for_load() -> None:
+def test_it_publishes_frames_through_redis_pubsub_when_redis_is_set() -> None:
     layer = channel_layers_from_env({"REDIS_URL": "redis://cache:6379/2"})["default"]
+
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    [host] = layer["CONFIG"]["hosts"]
+    assert host == {"address": "redis://cache:6379/2", "socket_timeout": None}
+
+
+def test_it_reads_the_list_based_redis_layer_with_room_for_load() -> None:
+    env = {"REDIS_URL": "redis://cache:6379/2", "RUMMI_CHANNEL_LAYER": "core"}
+    layer = channel_layers_from_env(env)["default"]
 
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     assert layer["CONFIG"]["capacity"] >= 5000
