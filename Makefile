@@ -27,7 +27,8 @@ migrate: $(STAMP)
 run: $(STAMP) migrate
 	if $(MANAGE) help loadpuzzles >/dev/null 2>&1; then $(MANAGE) loadpuzzles; fi
 	mkdir -p var/log
-	$(CELERY) -A rummi_site worker --loglevel INFO --logfile var/log/celery-worker.log & worker=$$!; \
+	RUMMI_FRAME_RELAY_URL=$${RUMMI_FRAME_RELAY_URL-http://$(HOST):$(PORT)} \
+		$(CELERY) -A rummi_site worker --loglevel INFO --logfile var/log/celery-worker.log & worker=$$!; \
 	$(CELERY) -A rummi_site beat --loglevel INFO --schedule var/celerybeat-schedule \
 		--logfile var/log/celery-beat.log & beat=$$!; \
 	trap 'kill $$worker $$beat 2>/dev/null; wait $$worker $$beat 2>/dev/null || true' EXIT; \

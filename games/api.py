@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hmac
+import json
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from rummi_site.jsonapi import json_errors, read_body
@@ -104,3 +107,27 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> Any:
             status=403,
         )
     return django_failure(request, reason)
+
+
+@csrf_exempt
+@require_POST
+def relayed_frames(request: HttpRequest) -> HttpResponse:
+    """Frames from a Celery worker in embedded mode (games/live.py ``relay``), signed with a
+    key derived from SECRET_KEY; sent on to this process's sockets."""
+    from . import live
+
+    given = request.headers.get("X-Rummi-Signature", "")
+    if not hmac.compare_digest(given, live.signature(request.body)):
+        return JsonResponse({"error": "bad_signature", "message": "Not signed."}, status=403)
+    try:
+        body = json.loads(request.body)
+        gid, texts = body["gid"], body["frames"]
+        if not isinstance(gid, str) or not isinstance(texts, dict):
+            raise ValueError
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in texts.items()):
+            raise ValueError
+    except (ValueError, KeyError, TypeError):
+        refused = {"error": "bad_frames", "message": "Expected gid and frames."}
+        return JsonResponse(refused, status=400)
+    live.send_relayed(gid, texts)
+    return HttpResponse(status=204)

@@ -8,12 +8,17 @@ never reaches a socket that is not its owner's.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
+import logging
 import threading
+import urllib.request
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 
 from games.engine.events import Event
 from games.engine.projection import event_for, view_for
@@ -21,6 +26,9 @@ from games.engine.state import GameState
 
 SPECTATOR = "spectator"
 SEND_TIMEOUT_S = 10.0
+RELAY_PATH = "/internal/frames"
+RELAY_TIMEOUT_S = 2.0
+log = logging.getLogger(__name__)
 
 # In a Celery worker process, frames go out through one event loop kept for the process, so
 # the channel layer keeps its Redis connections: ``async_to_sync`` would make a new loop, and
@@ -75,11 +83,15 @@ def broadcast(
     layer = get_channel_layer()
     if layer is None:
         return
-    if _sender_loop is not None and isinstance(layer, InMemoryChannelLayer):
+    in_worker_memory = _sender_loop is not None and isinstance(layer, InMemoryChannelLayer)
+    if in_worker_memory and not settings.RUMMI_FRAME_RELAY_URL:
         return  # a worker's in-memory layer reaches no socket: the web process has its own
     # Each viewer's frame is encoded once here, not once per socket in every consumer.
     frames = frames_by_viewer(state, seq, numbered, extra)
     texts = {viewer: json.dumps(frame, separators=(",", ":")) for viewer, frame in frames.items()}
+    if in_worker_memory:
+        relay(gid, texts)
+        return
     message = {"type": "game.update", "frames": texts}
     if _sender_loop is None:
         async_to_sync(layer.group_send)(group_name(gid), message)
@@ -98,3 +110,40 @@ def start_sender_loop() -> None:
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, name="frame-sender", daemon=True).start()
     _sender_loop = loop
+
+
+# The frame relay (embedded mode: the in-memory layer, one web process, a separate worker)
+
+
+def signature(body: bytes) -> str:
+    key = hashlib.sha256(b"rummi frame relay:" + settings.SECRET_KEY.encode()).digest()
+    return hmac.new(key, body, hashlib.sha256).hexdigest()
+
+
+def relay(gid: str, texts: dict[str, str]) -> bool:
+    """Hand a worker's frames to the web process, which sends them through its own layer.
+
+    Best effort: if the web process is down, nobody is watching, and the board fetches the
+    state when it comes back (frames carry their seq).
+    """
+    body = json.dumps({"gid": gid, "frames": texts}).encode()
+    request = urllib.request.Request(
+        settings.RUMMI_FRAME_RELAY_URL.rstrip("/") + RELAY_PATH,
+        data=body,
+        headers={"Content-Type": "application/json", "X-Rummi-Signature": signature(body)},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=RELAY_TIMEOUT_S) as answer:
+            return bool(answer.status == 204)
+    except OSError as error:
+        log.warning("frame relay to %s failed: %s", settings.RUMMI_FRAME_RELAY_URL, error)
+        return False
+
+
+def send_relayed(gid: str, texts: dict[str, str]) -> None:
+    """In the web process: send frames a worker relayed to this process's sockets."""
+    layer = get_channel_layer()
+    if layer is not None:
+        message = {"type": "game.update", "frames": texts}
+        async_to_sync(layer.group_send)(group_name(gid), message)

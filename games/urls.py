@@ -21,4 +21,5 @@ urlpatterns = [
     path("api/games/<str:gid>/events", api.game_events, name="api_events"),
     path("api/games/<str:gid>/hint", api.game_hint, name="api_hint"),
     path("api/games/<str:gid>/<str:action>", api.game_action, name="api_action"),
+    path("internal/frames", api.relayed_frames, name="relayed_frames"),
 ]

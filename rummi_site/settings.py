@@ -254,6 +254,10 @@ CELERY_BEAT_SCHEDULE["sweep-timeouts"] = {
     "schedule": 2.0,
 }
 CSRF_FAILURE_VIEW = "games.api.csrf_failure"
+# Embedded mode (in-memory channel layer): where a Celery worker hands the frames of the moves
+# it makes (bots, timeouts) to the web process, which alone holds the sockets. `make run` sets
+# it; unset, those moves reach the board through its polling only.
+RUMMI_FRAME_RELAY_URL = env_str("RUMMI_FRAME_RELAY_URL", "")
 # Where emails point players to.
 RUMMI_SITE_URL = env_str("RUMMI_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 CELERY_BEAT_SCHEDULE["send-digests"] = {"task": "games.tasks.send_digests", "schedule": 600.0}
