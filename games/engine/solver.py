@@ -572,7 +572,7 @@ def _search(
             if expired:
                 layer = _alive(layer, expired)
         if width is not None and len(layer) > width:
-            layer = _beam(layer, width, problem.joker_score)
+            layer = _beam(layer, width, problem)
             exact = False
     if cut is not None:
         cut.append(not exact)
@@ -610,17 +610,22 @@ def _alive(layer: dict[int, int], expired: int) -> dict[int, int]:
     }
 
 
-def _beam(layer: dict[int, int], width: int, joker_score: int) -> dict[int, int]:
-    """The ``width`` best states: most points without counting jokers, then fewest runs still
+def _beam(layer: dict[int, int], width: int, problem: _Problem) -> dict[int, int]:
+    """The ``width`` best states: most points without counting jokers, then fewest jokers on
+    credit (placed before a table joker was freed to pay for them), then fewest runs still
     short of three (they are what kills a state), then most jokers kept."""
     short = _SHORT
     s0, s1, s2, s3 = RUN_SHIFTS
+    joker_score = problem.joker_score
+    rack_jokers = problem.rack_jokers
 
     def rank(key: int) -> int:
         free = key >> FREE_SHIFT & NIBBLE
+        credit = max(0, free - rack_jokers - (key >> FREED_SHIFT & NIBBLE).bit_count())
         runs = short[key >> s0 & RUN_MASK] + short[key >> s1 & RUN_MASK]
         runs += short[key >> s2 & RUN_MASK] + short[key >> s3 & RUN_MASK]
-        return (layer[key] - free * joker_score) << 12 | (255 - runs) << 4 | (15 - free)
+        rank = (layer[key] - free * joker_score) << 16 | (NIBBLE - credit) << 12
+        return rank | (255 - runs) << 4 | (NIBBLE - free)
 
     return {key: layer[key] for key in heapq.nlargest(width, layer, key=rank)}
 
@@ -634,6 +639,22 @@ class _ShortRuns(dict[int, int]):
 
 
 _SHORT = _ShortRuns()
+
+
+class _Strength(dict[int, int]):
+    """Interned runs -> a measure that grows with each thing :func:`_covers` asks of a run: a
+    run more, a longer run, no pending gap, a real tile, a joker-rule mark. Runs that cover
+    other runs are stronger than them."""
+
+    def __missing__(self, rid: int) -> int:
+        value = 0
+        for run in _RUNS[rid]:
+            value += 2 + (run & LENGTH) + (run & ~(LENGTH | GAP)).bit_count() - bool(run & GAP)
+        self[rid] = value
+        return value
+
+
+_STRENGTH = _Strength()
 
 
 @dataclass(frozen=True, slots=True)
@@ -987,39 +1008,52 @@ class _ShortfallTable(dict[int, int]):
 
 
 def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[int, int]:
-    """Drop states another state beats in ``colour``'s runs alone.
+    """Drop states another state beats in ``colour``'s runs, free jokers and room alone.
 
-    States are compared when all but that colour's runs and their free jokers is equal. State A
-    beats state B when A's runs cover B's (see :func:`_covers`), A scores at least as much
-    without counting jokers, and A used no more free jokers, provided A's melds already have
-    room for every joker it holds back (or both used the same number).
+    States are compared when all but that colour's runs, their free jokers and their room is
+    equal. State A beats state B when A's runs cover B's (see :func:`_covers`), A scores at
+    least as much without counting jokers, and either both used as many free jokers and A has
+    at least as much room (room only ever lets more surplus jokers in), or A used fewer and its
+    melds already have room for every joker it holds back.
     """
     shift = RUN_SHIFTS[colour]
-    plain = ~(RUN_MASK << shift)
-    loose = plain & ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
+    loose = ~(RUN_MASK << shift) & ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
     roomy = problem.room_cap
     joker = problem.joker_score
     first: dict[int, int] = {}
     shared: dict[int, list[int]] = {}
     for key in layer:
-        bucket = key & (loose if key & ROOM_MASK >= roomy else plain)
+        bucket = key & loose
         other = first.setdefault(bucket, key)
         if other != key:
             shared.setdefault(bucket, [other]).append(key)
     if not shared:
         return layer
     kept = dict(layer)
+    strength = _STRENGTH
     for keys in shared.values():
-        members = [(layer[key] - (key >> FREE_SHIFT & NIBBLE) * joker, key) for key in keys]
-        members.sort(key=lambda member: (-member[0], member[1] >> FREE_SHIFT & NIBBLE))
-        best: list[tuple[int, int]] = []
-        for _, key in members:
-            free = key >> FREE_SHIFT & NIBBLE
+        # A state comes before every state it beats: a stronger colour breaks the last ties.
+        members = [
+            (
+                joker * (key >> FREE_SHIFT & NIBBLE) - layer[key],
+                key >> FREE_SHIFT & NIBBLE,
+                -(key & ROOM_MASK),
+                -strength[key >> shift & RUN_MASK],
+                key,
+            )
+            for key in keys
+        ]
+        members.sort()
+        best: list[tuple[int, int, int]] = []
+        for _, free, room, _, key in members:
             mine = key >> shift & RUN_MASK
-            if any(f <= free and _covers_ids(other, mine) for f, other in best):
+            if any(
+                (f == free and r <= room or f < free and -r >= roomy) and _covers_ids(other, mine)
+                for f, r, other in best
+            ):
                 del kept[key]
                 continue
-            best.append((free, mine))
+            best.append((free, room, mine))
     return kept
 
 
@@ -1230,6 +1264,7 @@ def _trim_caches() -> None:
     _GROUP_IDS[()] = 0
     _covers_ids.cache_clear()
     _SHORT.clear()
+    _STRENGTH.clear()
 
 
 def _run_id(runs: tuple[int, ...]) -> int:
