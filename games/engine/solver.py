@@ -1010,20 +1010,24 @@ class _ShortfallTable(dict[int, int]):
 def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[int, int]:
     """Drop states another state beats in ``colour``'s runs, free jokers and room alone.
 
-    States are compared when all but that colour's runs, their free jokers and their room is
-    equal. State A beats state B when A's runs cover B's (see :func:`_covers`), A scores at
-    least as much without counting jokers, and either both used as many free jokers and A has
-    at least as much room (room only ever lets more surplus jokers in), or A used fewer and its
-    melds already have room for every joker it holds back.
+    States are compared when all but that colour's runs, their free jokers, their room and
+    which settled table jokers are held and which freed is equal. State A beats state B when
+    A's runs cover B's (see :func:`_covers`), A scores at least as much without counting
+    jokers, and either both used as many free jokers, freed the same table jokers and A has at
+    least as much room (room only ever lets more surplus jokers in), or A's melds already have
+    room for every free joker and A used no more free jokers, held no table joker B did not
+    and freed every one B freed (a freed joker can do all a held one does, given room).
     """
     shift = RUN_SHIFTS[colour]
     loose = ~(RUN_MASK << shift) & ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
+    loose &= ~(NIBBLE << HELD_SHIFT | NIBBLE << FREED_SHIFT)
     roomy = problem.room_cap
     joker = problem.joker_score
     first: dict[int, int] = {}
     shared: dict[int, list[int]] = {}
     for key in layer:
-        bucket = key & loose
+        settled = (key >> HELD_SHIFT | key >> FREED_SHIFT) & NIBBLE
+        bucket = key & loose | settled << HELD_SHIFT
         other = first.setdefault(bucket, key)
         if other != key:
             shared.setdefault(bucket, [other]).append(key)
@@ -1038,23 +1042,35 @@ def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[
                 joker * (key >> FREE_SHIFT & NIBBLE) - layer[key],
                 key >> FREE_SHIFT & NIBBLE,
                 -(key & ROOM_MASK),
+                -(key >> FREED_SHIFT & NIBBLE).bit_count(),
                 -strength[key >> shift & RUN_MASK],
                 key,
             )
             for key in keys
         ]
         members.sort()
-        best: list[tuple[int, int, int]] = []
-        for _, free, room, _, key in members:
+        best: list[tuple[int, int, int, int]] = []
+        for _, free, room, _, _, key in members:
             mine = key >> shift & RUN_MASK
+            jokers = key >> HELD_SHIFT & 0xFF  # held, then freed
             if any(
-                (f == free and r <= room or f < free and -r >= roomy) and _covers_ids(other, mine)
-                for f, r, other in best
+                (
+                    (f == free and r <= room and j == jokers)
+                    or (f <= free and -r >= roomy and _fewer_held(j, jokers))
+                )
+                and _covers_ids(other, mine)
+                for f, r, j, other in best
             ):
                 del kept[key]
                 continue
-            best.append((free, room, mine))
+            best.append((free, room, jokers, mine))
     return kept
+
+
+def _fewer_held(strong: int, weak: int) -> bool:
+    """Whether ``strong`` (held and freed table jokers, a nibble each) holds no joker ``weak``
+    does not and frees every joker ``weak`` frees. (A joker can be held and freed at once.)"""
+    return strong & ~weak & NIBBLE == 0 and weak >> 4 & ~(strong >> 4) == 0
 
 
 @lru_cache(maxsize=1 << 16)
