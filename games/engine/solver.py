@@ -30,14 +30,27 @@ every other free joker is a surplus joker, added at the end wherever there is ro
 changes neither the tiles played nor the validity of any meld. Before the initial meld jokers
 also add value, so there they may lead or trail runs and fill groups freely.
 
-Two dominance rules prune safely: a complete run never ends bare where a new run of its colour
-starts (continuing it is as good), and never ends bare while a real tile of its next cell is left
-unused (continuing it with that tile scores more and leaves a state at least as open).
+Dominance prunes safely. A complete run never ends bare where a new run of its colour starts
+(continuing it is as good), and never ends bare while a real tile of its next cell is left
+unused (continuing it with that tile scores more and leaves a state at least as open). Between
+states, after every cell in the colour just done (:func:`_undominated`) and after every number in
+all colours at once (:func:`_undominated_across`), a state is dropped when another covers its
+runs, scores as much without counting jokers, and has at least its room with as many free
+jokers, or room for every free joker with no more of them (having freed a table joker the other
+held counts for it). A table joker that can no longer be held or freed once its numbers are done
+ends every state that left it unsettled (:func:`_expired`).
+
+Passes (:func:`_best_melds`) are branch and bound, cheapest first: beams (only the best states
+kept) that look for a play reaching the upper bound, a beam for a first guess, then exact passes
+whose floor drops every state that cannot reach it, one tile (one point) below the bound at a
+time down to the guess. The first exact pass that finds a play has found the best.
 
 One approximation: a table joker can also be freed by a real tile landing beside *another joker*
 of its old meld (two jokers in one meld at the start of the turn). The programme does not track
 joker identities, so it never uses that way of freeing a joker; its answers stay legal, and they
-are optimal whenever no meld at the start of the turn holds two jokers.
+are optimal whenever no meld at the start of the turn holds two jokers. (Tracking it would need
+each free joker's identity in the state, multiplying the states of exactly the slowest
+positions; it is left until a real game shows the missing tile.)
 """
 
 from __future__ import annotations
@@ -469,11 +482,14 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
 
     Branch and bound. ``most``, every rack tile that could be in a meld at all and every rack
     joker, bounds any play from above, so a play reaching it is optimal; beams (the same steps,
-    only the best states kept) look for one first, then an exact pass placing free jokers only
-    as surplus (jokers placed where a meld needs them multiply the states). Failing that, a beam
-    finds a good play, and an exact pass looks only for strictly better plays: it drops every
-    state that, even playing every rack tile still to come, could not beat the beam's. Exact
-    passes keep every state that could still reach their floor, so what they find is the best.
+    only the best states kept) look for one first (a beam that never had to drop a state is
+    exact: when it finds nothing, nothing reaches ``most``), then an exact pass placing free
+    jokers only as surplus (jokers placed where a meld needs them multiply the states). Failing
+    that, a beam finds a good play, and exact passes look only for better plays, their floors
+    stepping down from the bound to just above the guess (see :func:`_floors`): each drops
+    every state that, even playing every rack tile still to come, could not reach its floor.
+    Exact passes keep every state that could still reach their floor, so the first that finds
+    a play has found the best, and when none does, the guess is the best.
     """
     cells = _cells(problem)
     future = _future_gains(problem, cells)
@@ -507,9 +523,9 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
 
 
 def _floors(problem: _Problem, most: int, guess: int) -> Iterator[int]:
-    """Floors for the exact passes: as many tiles as ``most`` (as many points, with
-    ``prefer="points"``), then one less at a time while that still beats ``guess``, then
-    ``guess + 1``.
+    """Floors for the exact passes: as many tiles as ``most``, then one less at a time while
+    that still beats ``guess``, then ``guess + 1`` (with ``prefer="points"``, points, the step
+    doubling each time).
 
     A pass finding nothing proves every play scores below its floor; the first pass finding a
     play has found the best. High floors prune nearly every state, so failing passes are cheap,
@@ -517,9 +533,12 @@ def _floors(problem: _Problem, most: int, guess: int) -> Iterator[int]:
     """
     unit = max(problem.tile_weight, problem.point_weight)
     floor = most // unit * unit
+    step = unit
     while floor > guess + 1:
         yield floor
-        floor -= unit
+        floor -= step
+        if problem.point_weight > problem.tile_weight:
+            step *= 2  # points come by the dozen: do not try them one at a time
     yield guess + 1
 
 
@@ -571,6 +590,7 @@ def _search(
             expired = _expired(problem, cell.number)
             if expired:
                 layer = _alive(layer, expired)
+            layer = _undominated_across(problem, layer)
         if width is not None and len(layer) > width:
             layer = _beam(layer, width, problem)
             exact = False
@@ -1064,6 +1084,64 @@ def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[
                 del kept[key]
                 continue
             best.append((free, room, jokers, mine))
+    return kept
+
+
+ACROSS_RIVALS = 64
+
+
+def _undominated_across(problem: _Problem, layer: dict[int, int]) -> dict[int, int]:
+    """Drop states another state beats in every colour's runs at once, once a number is done.
+
+    The rule is :func:`_undominated`'s with every colour's runs covered (held and freed table
+    jokers equal). Each state is checked against the first ``ACROSS_RIVALS`` states kept in its
+    bucket, the strongest, which keeps the cost linear; a state dropped is always beaten.
+    """
+    loose = ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
+    for shift in RUN_SHIFTS:
+        loose &= ~(RUN_MASK << shift)
+    roomy = problem.room_cap
+    joker = problem.joker_score
+    first: dict[int, int] = {}
+    shared: dict[int, list[int]] = {}
+    for key in layer:
+        bucket = key & loose
+        other = first.setdefault(bucket, key)
+        if other != key:
+            shared.setdefault(bucket, [other]).append(key)
+    if not shared:
+        return layer
+    kept = dict(layer)
+    strength = _STRENGTH
+    s0, s1, s2, s3 = RUN_SHIFTS
+    for keys in shared.values():
+        members = [
+            (
+                joker * (key >> FREE_SHIFT & NIBBLE) - layer[key],
+                key >> FREE_SHIFT & NIBBLE,
+                -(key & ROOM_MASK),
+                -sum(strength[key >> shift & RUN_MASK] for shift in RUN_SHIFTS),
+                key,
+            )
+            for key in keys
+        ]
+        members.sort()
+        best: list[tuple[int, int, int, int, int, int]] = []
+        for _, free, room, _, key in members:
+            r0, r1 = key >> s0 & RUN_MASK, key >> s1 & RUN_MASK
+            r2, r3 = key >> s2 & RUN_MASK, key >> s3 & RUN_MASK
+            if any(
+                (f == free and r <= room or f < free and -r >= roomy)
+                and _covers_ids(o0, r0)
+                and _covers_ids(o1, r1)
+                and _covers_ids(o2, r2)
+                and _covers_ids(o3, r3)
+                for f, r, o0, o1, o2, o3 in best
+            ):
+                del kept[key]
+                continue
+            if len(best) < ACROSS_RIVALS:
+                best.append((free, room, r0, r1, r2, r3))
     return kept
 
 

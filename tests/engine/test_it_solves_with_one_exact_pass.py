@@ -11,6 +11,7 @@ are also checked against the exhaustive search, which knows nothing of the progr
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -22,26 +23,31 @@ from games.engine.turn import check_turn
 from .test_it_solves_optimally import best_by_exhaustion, solver_score
 
 
-def one_exact_pass(position: Position, opened: bool) -> int:
+def one_exact_pass(position: Position, opened: bool, points_first: bool = False) -> int:
     """The best score by a single exact pass over every state (0 when nothing is playable)."""
     rules, kinds = position.rules, position.kinds
     if opened:
         problem = solver._turn_problem(rules, kinds, position.table, position.rack)
     else:
         problem = solver._opening_problem(rules, kinds, position.rack)
+    if points_first:
+        problem = replace(problem, tile_weight=1, point_weight=solver.POINTS_FIRST_WEIGHT)
     cells = solver._cells(problem)
     future = solver._future_gains(problem, cells)
     found = solver._search(problem, cells, future, floor=1, width=None)
     return found.score if found is not None else 0
 
 
-def solved_score(position: Position, opened: bool) -> int:
+def solved_score(position: Position, opened: bool, points_first: bool = False) -> int:
     """The score of ``solve_ids``'s answer, weighed as the programme weighs it."""
     rules, kinds, table, rack = position.rules, position.kinds, position.table, position.rack
-    after = solver.solve_ids(rules, kinds, table, rack, opened)
+    prefer: solver.Prefer = "points" if points_first else "tiles"
+    after = solver.solve_ids(rules, kinds, table, rack, opened, prefer=prefer)
     if after is None:
         return 0
     played = check_turn(rules, kinds, table, rack, after, opened).played
+    if points_first:
+        return sum(1 + solver.POINTS_FIRST_WEIGHT * kinds[i].rack_value for i in played)
     return sum(solver.BIG + kinds[i].rack_value for i in played)
 
 
@@ -60,6 +66,16 @@ def test_it_scores_what_one_exact_pass_scores_before_the_initial_meld() -> None:
     for n in range(40):
         position = random_position(rng, rng.randint(0, 40), rng.randint(4, 16), RULES["classic"])
         assert solved_score(position, False) == one_exact_pass(position, False), (n, position)
+
+
+def test_it_scores_what_one_exact_pass_scores_taking_points_first() -> None:
+    rng = random.Random(5000)
+    for n in range(30):
+        position = random_position(
+            rng, rng.randint(6, 36), rng.randint(1, 14), RULES["classic"], joker_rate=0.35
+        )
+        expected = one_exact_pass(position, True, points_first=True)
+        assert solved_score(position, True, points_first=True) == expected, (n, position)
 
 
 def two_joker_positions(seed: int, count: int) -> list[Position]:
