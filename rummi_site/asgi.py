@@ -5,6 +5,7 @@ Run with `daphne rummi_site.asgi:application`.
 
 from __future__ import annotations
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -25,6 +26,15 @@ from games.routing import websocket_urlpatterns  # noqa: E402
 # Plain daphne does not serve static files (only runserver does); in development we do it here,
 # in production the proxy serves STATIC_ROOT.
 http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
+
+if os.environ.get("RUMMI_GC_TUNE", "1") == "1":
+    # A server process holds many long-lived objects (a thousand sockets' protocols, consumers
+    # and tasks): the cyclic collector's full passes over them stalled every socket of the
+    # process. Objects made at start-up are frozen out of collection, and young-generation
+    # passes run less often.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
 
 application = ProtocolTypeRouter(
     {
