@@ -4,8 +4,10 @@
 places jokers only as surplus, exact passes whose floor drops every state that cannot beat a
 guess. The slow reference is one exact pass of the same programme with the lowest floor, which
 keeps every state: the answers must score the same on every position, tables with jokers
-included (the integer programme does not model those). Positions with two jokers on the table
-are also checked against the exhaustive search, which knows nothing of the programme.
+included (the integer programme does not model those). A slower reference still drops no state
+as dominated, to check the dominance rules (most of them are about table jokers) on tables
+larger than the exhaustive search can take. Positions with two jokers on the table are also
+checked against the exhaustive search, which knows nothing of the programme.
 """
 
 from __future__ import annotations
@@ -76,6 +78,21 @@ def test_it_scores_what_one_exact_pass_scores_taking_points_first() -> None:
         )
         expected = one_exact_pass(position, True, points_first=True)
         assert solved_score(position, True, points_first=True) == expected, (n, position)
+
+
+def test_dominance_never_drops_the_best_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(6000)
+    positions = [
+        random_position(
+            rng, rng.randint(8, 44), rng.randint(1, 12), RULES["classic"], joker_rate=0.6
+        )
+        for _ in range(80)
+    ]
+    expected = [solved_score(position, True) for position in positions]
+    monkeypatch.setattr(solver, "_undominated", lambda problem, layer, colour: layer)
+    monkeypatch.setattr(solver, "_undominated_across", lambda problem, layer: layer)
+    for n, position in enumerate(positions):
+        assert one_exact_pass(position, True) == expected[n], (n, position)
 
 
 def two_joker_positions(seed: int, count: int) -> list[Position]:
