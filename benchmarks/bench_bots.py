@@ -4,7 +4,8 @@ For each pair of neighbouring strengths, ``GAMES`` games are played with the eng
 ``new_game``/``apply``, the bots seeing only ``view_for`` their seat. Every deal is played twice
 with the seats swapped, so each strength starts exactly half the games and both get the same
 tiles. A game is won by whoever goes out, or by the blocked round's winner; a shared win counts
-half.
+half. The seconds each move of the stronger bot took are reported too (mean and max), since bots
+play live games and should answer within a second or two.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ MAX_TURNS = 400
 class Outcome:
     winners: tuple[str, ...]
     turns: int
+    move_seconds: dict[str, list[float]]  # strength -> seconds each of its moves took
 
 
 def play_game(strengths: tuple[str, str], seed: int) -> Outcome:
@@ -40,12 +42,15 @@ def play_game(strengths: tuple[str, str], seed: int) -> Outcome:
     state, _ = new_game(config, secret)
     rngs = [random.Random(f"{seed}-{seat}") for seat in range(2)]
     turns = 0
+    move_seconds: dict[str, list[float]] = {name: [] for name in strengths}
     while not state.finished and turns < MAX_TURNS:
         seat = state.turn
+        started = time.perf_counter()
         action = choose_action(view_for(state, seat), rngs[seat], strengths[seat])
+        move_seconds[strengths[seat]].append(time.perf_counter() - started)
         state, _ = apply(state, action, secret)
         turns += 1
-    return Outcome(tuple(strengths[s] for s in winners_of(state)), turns)
+    return Outcome(tuple(strengths[s] for s in winners_of(state)), turns, move_seconds)
 
 
 def winners_of(state: GameState) -> tuple[int, ...]:
@@ -68,8 +73,10 @@ def match_up(weaker: str, stronger: str, games: int, first_seed: int) -> dict[st
     ]
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         outcomes = list(pool.map(_play, jobs, chunksize=4))
+    stronger_moves: list[float] = []
     for outcome in outcomes:
         turns += outcome.turns
+        stronger_moves += outcome.move_seconds[stronger]
         if not outcome.winners:
             unfinished += 1
         for name in outcome.winners:
@@ -82,18 +89,24 @@ def match_up(weaker: str, stronger: str, games: int, first_seed: int) -> dict[st
         "unfinished": unfinished,
         "mean_turns": round(turns / games, 1),
         "seconds": round(seconds, 1),
+        "stronger_move_seconds_mean": round(sum(stronger_moves) / max(1, len(stronger_moves)), 3),
+        "stronger_move_seconds_max": round(max(stronger_moves, default=0.0), 2),
     }
 
 
 def main(games: int = GAMES) -> dict[str, Any]:
     results: dict[str, Any] = {}
-    print(f"{'pair':<22}{'games':>6}{'stronger wins':>15}{'unfinished':>12}{'seconds':>9}")
+    print(
+        f"{'pair':<22}{'games':>6}{'stronger wins':>15}{'unfinished':>12}{'seconds':>9}"
+        f"{'move s mean':>13}{'move s max':>12}"
+    )
     for n, (weaker, stronger) in enumerate(zip(BOT_STRENGTHS, BOT_STRENGTHS[1:], strict=False)):
         result = match_up(weaker, stronger, games, first_seed=10_000 * (n + 1))
         results[f"{weaker}-{stronger}"] = result
         print(
             f"{weaker + ' vs ' + stronger:<22}{games:>6}{result['stronger_win_rate']:>15.1%}"
-            f"{result['unfinished']:>12}{result['seconds']:>9}",
+            f"{result['unfinished']:>12}{result['seconds']:>9}"
+            f"{result['stronger_move_seconds_mean']:>13}{result['stronger_move_seconds_max']:>12}",
             flush=True,
         )
     return results

@@ -10,10 +10,10 @@ Strengths, weakest first (``BOT_STRENGTHS``):
 * ``beginner`` lays down only whole melds from its own rack, and sometimes overlooks one;
 * ``casual`` also adds single rack tiles to the ends of table melds, never rearranging;
 * ``strong`` plays the solver's best play every turn (most tiles, then most points);
-* ``master`` plays the solver's best play, with a strategy: it goes out whenever it can; while
-  every opponent still holds many tiles it keeps its jokers and holds back tiles it could lay
-  down later, unless its rack grows large; once an opponent is close to going out (three tiles
-  or fewer) it plays so as to leave the fewest points on its rack.
+* ``master`` plays the solver's best play too, but it always goes out when it can and, while an
+  opponent is one or two tiles from going out, it holds tiles back (or draws) rather than lay
+  down what would likely let that opponent go out, taking the most points off its rack among
+  equally safe plays (see ``_master_play``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .melds import check_meld, readings
 from .rules import Rules
 from .solver import solve_ids
 from .state import Draw, Pass, PlayTurn
-from .tiles import Tile
+from .tiles import COLOURS, Tile
 from .turn import check_turn
 
 __all__ = ["BOT_STRENGTHS", "BotAction", "choose_action"]
@@ -39,8 +39,10 @@ Melds = tuple[tuple[int, ...], ...]
 
 BEGINNER_MISSES = 0.3  # chance to overlook each meld it could lay down
 CASUAL_MISSES = 0.1
-DANGER = 3  # an opponent with this many tiles or fewer may go out soon
-CROWDED_RACK = 12  # past this many tiles the master stops holding back
+RISK_RACK = 2  # an opponent with this many tiles or fewer may go out on the master's play
+TILE_WORTH = 0.002  # a tile played, in chances of letting such an opponent go out
+LEFT_OUT_TRIES = 4  # plays without one tile tried, at most (each is a solver run)
+SOLVER_FITS = 30  # solver runs a turn, at most, to tell whether a tile fits after rearranging
 
 
 class _Seat:
@@ -58,8 +60,9 @@ class _Seat:
         self.opened: bool = bool(view["initial_meld_done"][seat])
         self.pool: int = int(view["pool"])
         resigned = view.get("resigned") or [False] * len(view["rack_counts"])
-        self.opponents = [
-            count
+        opened = view["initial_meld_done"]
+        self.rivals: list[tuple[int, bool]] = [
+            (count, bool(opened[other]))
             for other, count in enumerate(view["rack_counts"])
             if other != seat and not resigned[other]
         ]
@@ -157,37 +160,180 @@ def _tiles(me: _Seat, meld: Sequence[int]) -> list[Tile]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Master: the solver with a strategy
+# Master: the solver, holding back what would let an opponent go out
 
 
 def _master_play(me: _Seat) -> Melds | None:
-    """The solver's best play, holding back what can safely wait.
+    """The solver's best play, unless it would hand a nearly empty rack its way out.
 
-    Melds made of rack tiles alone can be laid down on any later turn (the going-out turn
-    included), so while it is safe the master keeps them, and its jokers, off the table where
-    the opponent could use them, as long as it still plays something this turn (holding back
-    everything would cost a draw). Once an opponent may go out soon it takes the most points
-    off its rack instead, since the rack's points are what it would lose.
+    Two-player games between solver bots are races that end with a few tiles on the loser's
+    rack, and most are lost on the loser's last play: it opens a place for the winner's last
+    tile or two. So while an opponent who has made the initial meld holds ``RISK_RACK`` tiles
+    or fewer, the master weighs each of its candidate turns (the best play, the best play
+    without each of its tiles, the play taking the most points, drawing) by the chance it gives
+    that opponent to go out next turn (:class:`_Risk`), against ``TILE_WORTH`` for each tile
+    it plays: it holds back (Technique 1 of the strategy notes) or draws when playing is too
+    dangerous, and among equally safe turns it takes the most points off its rack. It always
+    goes out when it can.
     """
     best = solve_ids(me.rules, me.kinds, me.table, me.rack, me.opened)
-    if best is None or len(me.played(best)) == len(me.rack):
-        return best  # nothing to play, or going out
-    if not me.opened or len(me.rack) >= CROWDED_RACK:
+    if best is None or len(me.played(best)) == len(me.rack) or not me.opened:
+        return best  # nothing to play, going out, or the opening
+    close = [count for count, opened in me.rivals if opened and count <= RISK_RACK]
+    if not close:
         return best
-    if min(me.opponents, default=99) <= DANGER:
-        return solve_ids(me.rules, me.kinds, me.table, me.rack, True, prefer="points")
-    kept = [i for i in me.rack if not me.kinds[i].is_joker]
-    if len(kept) < len(me.rack):
-        without_jokers = solve_ids(me.rules, me.kinds, me.table, kept, True)
-        if without_jokers is not None:
-            best = without_jokers
-    return _without_own_melds(me, best)
+    risk = _Risk(me, min(close))
+    choices: dict[frozenset[int], Melds | None] = {
+        frozenset(): None,
+        frozenset(me.played(best)): best,
+    }
+    for left_out in sorted(me.played(best), key=risk.danger, reverse=True)[:LEFT_OUT_TRIES]:
+        rest = [i for i in me.rack if i != left_out]
+        _add_choice(me, choices, solve_ids(me.rules, me.kinds, me.table, rest, True))
+    _add_choice(
+        me, choices, solve_ids(me.rules, me.kinds, me.table, me.rack, True, prefer="points")
+    )
+
+    def worth(played: frozenset[int]) -> tuple[float, int]:
+        table = choices[played]
+        if table is None:
+            return -TILE_WORTH, 0  # a draw: one tile more
+        points = sum(me.kinds[i].rack_value for i in played)
+        return TILE_WORTH * len(played) - risk.of(table, played), points
+
+    return choices[max(sorted(choices, key=sorted), key=worth)]
 
 
-def _without_own_melds(me: _Seat, table: Melds) -> Melds:
-    """``table`` without the melds made only of rack tiles, if it still plays a tile."""
-    rack = set(me.rack)
-    shared = tuple(meld for meld in table if not rack.issuperset(meld))
-    if shared != table and me.played(shared) and _is_legal(me, shared):
-        return shared
-    return table
+def _add_choice(
+    me: _Seat, choices: dict[frozenset[int], Melds | None], table: Melds | None
+) -> None:
+    if table is not None:
+        choices.setdefault(frozenset(me.played(table)), table)
+
+
+class _Risk:
+    """The chance that an opponent holding ``tiles`` tiles goes out on a table the master leaves.
+
+    The opponent's tiles are unknown, but not random: a solver bot plays every tile it can, so
+    what it still holds could not be laid down on the table as it is ("stuck" tiles). The
+    master counts the unseen tiles (the pool and the other racks) that are stuck now and would
+    fit after its play: with one tile left, the chance is their share of the stuck tiles; with
+    two, the share of stuck pairs that would both fit, or that would make a meld with a tile of
+    its play that could be taken back off the table. Only tiles near the ones played (same
+    number, or same colour within two) are tried with the solver (after a quick test: at the
+    end of a meld, into a group, splitting a run); the count of stuck tiles uses the quick
+    test alone, since the solver is too slow for some fifty tiles a turn.
+    """
+
+    def __init__(self, me: _Seat, tiles: int) -> None:
+        self.me = me
+        self.tiles = tiles
+        seen = {i for meld in me.table for i in meld} | set(me.rack)
+        self.unseen: dict[Tile, int] = {}
+        self.some: dict[Tile, int] = {}  # an unseen tile of each kind
+        for i, kind in enumerate(me.kinds):
+            if i not in seen:
+                self.unseen[kind] = self.unseen.get(kind, 0) + 1
+                self.some[kind] = i
+        self._stuck: dict[Tile, bool] = {}
+        self.solver_calls = 0
+        self.stuck_total = sum(
+            n
+            for kind, n in self.unseen.items()
+            if not kind.is_joker and not _fits(me, kind, me.table)
+        )
+
+    def stuck(self, kind: Tile) -> bool:
+        if kind not in self._stuck:
+            self._stuck[kind] = not kind.is_joker and not self.fits(kind, self.me.table)
+        return self._stuck[kind]
+
+    def fits(self, kind: Tile, table: Melds) -> bool:
+        """Whether a tile of ``kind`` fits on ``table``: the quick test, then the solver."""
+        if _fits(self.me, kind, table):
+            return True
+        if self.solver_calls >= SOLVER_FITS:
+            return False
+        self.solver_calls += 1
+        me = self.me
+        return solve_ids(me.rules, me.kinds, table, (self.some[kind],), True) is not None
+
+    def danger(self, tile_id: int) -> int:
+        """How many unseen tiles a played tile is near (ordering which to try holding back)."""
+        return sum(
+            n for kind, n in self.unseen.items() if _near(kind, frozenset((tile_id,)), self.me)
+        )
+
+    def stuck_copies(self, colour: str | None, number: int) -> int:
+        if colour is None or not 1 <= number <= self.me.rules.max_number:
+            return 0
+        kind = Tile(colour, number)
+        copies = self.unseen.get(kind, 0)
+        return copies if copies and self.stuck(kind) else 0
+
+    def of(self, table: Melds, played: frozenset[int]) -> float:
+        me = self.me
+        opened = sum(
+            n
+            for kind, n in self.unseen.items()
+            if _near(kind, played, me) and self.stuck(kind) and self.fits(kind, table)
+        )
+        total = max(1, self.stuck_total)
+        if self.tiles <= 1:
+            return opened / total
+        pairs = opened * (opened - 1) / 2
+        for meld in table:
+            for pos, tile_id in enumerate(meld):
+                if (
+                    tile_id in played
+                    and not me.kinds[tile_id].is_joker
+                    and _takeable(me, meld, pos)
+                ):
+                    pairs += self._partners(me.kinds[tile_id])
+        return min(1.0, pairs / max(1, total * (total - 1) / 2))
+
+    def _partners(self, tile: Tile) -> int:
+        """Stuck pairs that would make a meld with ``tile``."""
+        n = tile.number
+        same = [self.stuck_copies(c, n) for c in COLOURS if c != tile.colour]
+        pairs = sum(a * b for i, a in enumerate(same) for b in same[i + 1 :])
+        for low, high in ((-2, -1), (-1, 1), (1, 2)):
+            pairs += self.stuck_copies(tile.colour, n + low) * self.stuck_copies(
+                tile.colour, n + high
+            )
+        return pairs
+
+
+def _near(kind: Tile, played: frozenset[int], me: _Seat) -> bool:
+    """Whether ``kind`` could be helped by a played tile: same number, or its colour within two."""
+    if kind.is_joker:
+        return False
+    for tile_id in played:
+        tile = me.kinds[tile_id]
+        if tile.is_joker or tile.number == kind.number:
+            return True
+        if tile.colour == kind.colour and abs(tile.number - kind.number) <= 2:
+            return True
+    return False
+
+
+def _fits(me: _Seat, kind: Tile, table: Melds) -> bool:
+    """Whether one tile of ``kind`` fits on ``table`` simply: at a meld's end or splitting a run."""
+    top = me.rules.max_number
+    for meld in table:
+        tiles = _tiles(me, meld)
+        if readings([*tiles, kind], top) or readings([kind, *tiles], top):
+            return True
+        for cut in range(2, len(tiles) - 2):
+            if readings([*tiles[: cut + 1]], top) and readings([kind, *tiles[cut + 1 :]], top):
+                return True
+            if readings([*tiles[:cut], kind], top) and readings([*tiles[cut:]], top):
+                return True
+    return False
+
+
+def _takeable(me: _Seat, meld: Sequence[int], pos: int) -> bool:
+    """Whether the tile at ``pos`` could be taken out of ``meld``, the rest still valid melds."""
+    top = me.rules.max_number
+    parts = [part for part in (meld[:pos], meld[pos + 1 :]) if part]
+    return all(readings(_tiles(me, part), top) for part in parts)

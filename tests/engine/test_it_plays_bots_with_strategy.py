@@ -47,15 +47,36 @@ def test_only_strong_and_up_rearrange_the_table() -> None:
     assert played_codes(state, "strong") == ["R5", "R6"]
 
 
-def test_the_master_keeps_its_joker_and_own_melds_while_it_is_safe() -> None:
-    state = position(["R4 R5 R6"], "R7 J K1 K2 K3 B8")
-    assert played_codes(state, "strong") == ["J", "K1", "K2", "K3", "R7"]
+def test_the_master_plays_like_strong_while_no_opponent_is_close() -> None:
+    state = position(["R4 R5 R6"], "R7 K1 Y9", opponent=6)
+    assert played_codes(state, "strong") == ["R7"]
     assert played_codes(state, "master") == ["R7"]
 
 
-def test_the_master_unloads_points_when_an_opponent_may_go_out() -> None:
-    state = position(["R4 R5 R6"], "R7 J K1 K2 K3 B8", opponent=2)
-    assert played_codes(state, "master") == ["J", "K1", "K2", "K3", "R7"]
+def test_the_master_draws_rather_than_open_a_place_for_a_last_tile() -> None:
+    state = position(["R4 R5 R6"], "R7 K1 Y9", opponent=1)  # R7 would let an R8 go out
+    assert choose_action(view_for(state, 0), random.Random(1), "master") == Draw(0)
+
+
+def test_the_master_holds_back_the_dangerous_tile_and_plays_the_safe_one() -> None:
+    state = position(["R4 R5 R6", "K9 B9 Y9"], "R7 R9 K1", opponent=1)
+    assert played_codes(state, "strong") == ["R7", "R9"]
+    assert played_codes(state, "master") == ["R9"]  # a fourth 9 opens nothing
+
+
+def test_the_master_keeps_a_tile_that_a_last_pair_could_take_off_the_table() -> None:
+    state = position(["R4 R5 R6"], "R7 K1 Y9", opponent=2)  # R4-R7 gives up R7 to K7 Y7
+    assert choose_action(view_for(state, 0), random.Random(1), "master") == Draw(0)
+
+
+def test_the_master_goes_out_even_when_an_opponent_is_about_to() -> None:
+    state = position(["R4 R5 R6"], "R7 R8", opponent=1)
+    assert played_codes(state, "master") == ["R7", "R8"]
+
+
+def test_the_master_ignores_an_opponent_who_has_not_made_the_initial_meld() -> None:
+    state = replace(position(["R4 R5 R6"], "R7 K1 Y9", opponent=1), opened=(True, False))
+    assert played_codes(state, "master") == ["R7"]
 
 
 def test_the_master_goes_out_in_one_go_when_it_can() -> None:
