@@ -475,6 +475,7 @@ Back = tuple[int, CellChoice | GroupChoice]  # the packed state before, and the 
 
 ALL_OR_NOTHING_WIDTHS = (16, 64, 256)
 GUESS_WIDTHS = (32, 256)
+TOP_DOWN_PASSES = 2  # passes from the top before the pass just above the guess
 
 
 def _best_melds(problem: _Problem) -> list[_Built] | None:
@@ -524,8 +525,8 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
 
 def _floors(problem: _Problem, most: int, guess: int) -> Iterator[int]:
     """Floors for the exact passes: as many tiles as ``most``, then one less at a time while
-    that still beats ``guess``, then ``guess + 1`` (with ``prefer="points"``, points, the step
-    doubling each time).
+    that still beats ``guess`` (``TOP_DOWN_PASSES`` at most), then ``guess + 1`` (with
+    ``prefer="points"``, points, the step doubling each time).
 
     A pass finding nothing proves every play scores below its floor; the first pass finding a
     play has found the best. High floors prune nearly every state, so failing passes are cheap,
@@ -534,7 +535,9 @@ def _floors(problem: _Problem, most: int, guess: int) -> Iterator[int]:
     unit = max(problem.tile_weight, problem.point_weight)
     floor = most // unit * unit
     step = unit
-    while floor > guess + 1:
+    for _ in range(TOP_DOWN_PASSES):
+        if floor <= guess + 1:
+            break
         yield floor
         floor -= step
         if problem.point_weight > problem.tile_weight:
