@@ -11,7 +11,7 @@ Strengths, weakest first (``BOT_STRENGTHS``):
 * ``casual`` also adds single rack tiles to the ends of table melds, never rearranging;
 * ``strong`` plays the solver's best play every turn (most tiles, then most points);
 * ``master`` plays the solver's best play too, but it always goes out when it can and, while an
-  opponent is one or two tiles from going out, it holds tiles back (or draws) rather than lay
+  opponent is a few tiles from going out, it holds tiles back (or draws) rather than lay
   down what would likely let that opponent go out, taking the most points off its rack among
   equally safe plays (see ``_master_play``).
 """
@@ -39,10 +39,10 @@ Melds = tuple[tuple[int, ...], ...]
 
 BEGINNER_MISSES = 0.3  # chance to overlook each meld it could lay down
 CASUAL_MISSES = 0.1
-RISK_RACK = 2  # an opponent with this many tiles or fewer may go out on the master's play
+RISK_RACK = 4  # an opponent with this many tiles or fewer may go out on the master's play
 TILE_WORTH = 0.002  # a tile played, in chances of letting such an opponent go out
 LEFT_OUT_TRIES = 4  # plays without one tile tried, at most (each is a solver run)
-SOLVER_FITS = 30  # solver runs a turn, at most, to tell whether a tile fits after rearranging
+SOLVER_FITS = 12  # solver runs a turn, at most, to tell whether a tile fits after rearranging
 
 
 class _Seat:
@@ -167,14 +167,14 @@ def _master_play(me: _Seat) -> Melds | None:
     """The solver's best play, unless it would hand a nearly empty rack its way out.
 
     Two-player games between solver bots are races that end with a few tiles on the loser's
-    rack, and most are lost on the loser's last play: it opens a place for the winner's last
-    tile or two. So while an opponent who has made the initial meld holds ``RISK_RACK`` tiles
-    or fewer, the master weighs each of its candidate turns (the best play, the best play
-    without each of its tiles, the play taking the most points, drawing) by the chance it gives
-    that opponent to go out next turn (:class:`_Risk`), against ``TILE_WORTH`` for each tile
-    it plays: it holds back (Technique 1 of the strategy notes) or draws when playing is too
-    dangerous, and among equally safe turns it takes the most points off its rack. It always
-    goes out when it can.
+    rack, and in about four in ten the loser's last play is what let the winner go out: it
+    opened a place for the winner's last tiles. So while an opponent who has made the initial
+    meld holds ``RISK_RACK`` tiles or fewer, the master weighs each of its candidate turns (the
+    best play, the best play without one of its riskiest tiles, the play taking the most
+    points, drawing) by the chance it gives that opponent to go out next turn (:class:`_Risk`),
+    against ``TILE_WORTH`` for each tile it plays: it holds back (Technique 1 of the strategy
+    notes) or draws when playing is too dangerous, and among equally safe turns it takes the
+    most points off its rack. It always goes out when it can.
     """
     best = solve_ids(me.rules, me.kinds, me.table, me.rack, me.opened)
     if best is None or len(me.played(best)) == len(me.rack) or not me.opened:
@@ -218,11 +218,14 @@ class _Risk:
     what it still holds could not be laid down on the table as it is ("stuck" tiles). The
     master counts the unseen tiles (the pool and the other racks) that are stuck now and would
     fit after its play: with one tile left, the chance is their share of the stuck tiles; with
-    two, the share of stuck pairs that would both fit, or that would make a meld with a tile of
-    its play that could be taken back off the table. Only tiles near the ones played (same
+    more, the share of stuck pairs that would both fit, or that would make a meld with a tile of
+    its play that could be taken back off the table (with three or four tiles that is the
+    chance of shedding two at once rather than of going out; counting it measured better than
+    ignoring those opponents). Only tiles near the ones played (same
     number, or same colour within two) are tried with the solver (after a quick test: at the
     end of a meld, into a group, splitting a run); the count of stuck tiles uses the quick
-    test alone, since the solver is too slow for some fifty tiles a turn.
+    test alone, and at most ``SOLVER_FITS`` solver runs are spent a turn, since on a crowded
+    table one run can take a few tenths of a second.
     """
 
     def __init__(self, me: _Seat, tiles: int) -> None:
