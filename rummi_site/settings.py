@@ -251,10 +251,7 @@ RUMMI_BOT_PAUSE = float(env_str("RUMMI_BOT_PAUSE", "1.2"))
 RUMMI_RESTART_GRACE = float(env_str("RUMMI_RESTART_GRACE", "15"))
 CELERY_BEAT_SCHEDULE["sweep-timeouts"] = {
     "task": "games.tasks.sweep_timeouts",
-    "schedule": 1.0,
-    # A sweep still queued when the next one is sent is dropped: a busy worker then runs one
-    # sweep, not a backlog of them.
-    "options": {"expires": 1.0},
+    "schedule": 2.0,
 }
 CSRF_FAILURE_VIEW = "games.api.csrf_failure"
 # Embedded mode (in-memory channel layer): where a Celery worker hands the frames of the moves
