@@ -22,6 +22,41 @@ def _make_broker_folders() -> None:
             Path(options[key]).mkdir(parents=True, exist_ok=True)
 
 
+def _atomic_filesystem_put() -> None:
+    """Make kombu's filesystem transport publish each message atomically.
+
+    Its ``_put`` creates the message file, then locks and writes it, while ``_get`` moves and
+    reads files without the lock: a worker could read a message still empty and die with
+    "Unrecoverable error: JSONDecodeError" (seen under the clock bench, where every timeout
+    publishes the next one). Here the message is written under a name the queue does not list
+    and renamed into place, so a reader sees a whole message or none.
+    """
+    import os
+    import uuid
+    from time import monotonic
+
+    from kombu.exceptions import ChannelError
+    from kombu.transport import filesystem
+    from kombu.utils.encoding import str_to_bytes
+    from kombu.utils.json import dumps
+
+    def _put(self: filesystem.Channel, queue: str, payload: object, **kwargs: object) -> None:
+        name = f"{int(round(monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
+        final = os.path.join(self.data_folder_out, name)
+        partial = os.path.join(self.data_folder_out, f".{uuid.uuid4()}.partial")
+        try:
+            with open(partial, "wb") as f:
+                f.write(str_to_bytes(dumps(payload)))
+            os.replace(partial, final)
+        except OSError as exc:
+            raise ChannelError(f"Cannot add file {final!r} to directory") from exc
+
+    filesystem.Channel._put = _put
+
+
+_atomic_filesystem_put()
+
+
 @app.on_after_configure.connect
 def _on_after_configure(sender: Celery, **kwargs: object) -> None:
     if str(sender.conf.broker_url).startswith("filesystem://"):
