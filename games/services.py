@@ -248,12 +248,13 @@ def _act_locked(
         receipt = ActionReceipt.objects.filter(game=game, seat=seat.index, key=key).first()
         if receipt is not None:
             return dict(receipt.body)
-    if game.status != Status.PLAYING:
-        raise ServiceError(409, "not_playing", "This game is not being played now.")
+    # Stale first: a racer that lost to the move which ended the game learns the game moved on.
     if expected != game.seq:
         raise ServiceError(
             409, "stale", "The game moved on; here is where it stands.", **_answer(game, seat.index)
         )
+    if game.status != Status.PLAYING:
+        raise ServiceError(409, "not_playing", "This game is not being played now.")
     action = ACTIONS[name](seat.index, body)
     apply_action(game, action)
     answer = _answer(game, seat.index)

@@ -173,6 +173,23 @@ def test_resigning_ends_a_duel_and_reveals_the_seed(duel: Game, alice: Any, bob:
     assert client_for(alice).get(f"/g/{duel.public_id}/replay/").status_code == 200
 
 
+def test_after_the_end_a_late_move_is_stale_and_a_current_one_not_playing(
+    duel: Game, alice: Any, bob: Any
+) -> None:
+    mover, other = mover_and_other(duel, alice, bob)
+    resigned = post(client_for(other), url(duel, "resign"), {"expected_seq": 2, "key": key()})
+    assert resigned.status_code == 200
+    duel.refresh_from_db()
+    # The mover's draw raced the resignation and lost: it learns the game moved on, with the end.
+    late = post(client_for(mover), url(duel, "draw"), {"expected_seq": 2, "key": key()})
+    assert late.status_code == 409 and late.json()["error"] == "stale"
+    assert late.json()["seq"] == duel.seq
+    current = post(client_for(mover), url(duel, "draw"), {"expected_seq": duel.seq, "key": key()})
+    assert current.status_code == 409 and current.json()["error"] == "not_playing"
+    duel.refresh_from_db()
+    assert duel.events.last().kind == "GameEnded"
+
+
 def test_the_record_waits_for_the_end(duel: Game, alice: Any) -> None:
     answer = client_for(alice).get(f"/g/{duel.public_id}/record.json")
     assert answer.status_code == 403 and duel.seed not in answer.content.decode()
