@@ -497,9 +497,10 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
     most = future[0] + problem.rack_jokers * problem.joker_score
     if most <= 0:
         return None
+    memo = _memos(problem, cells)
     cut: list[bool] = []
     for width in ALL_OR_NOTHING_WIDTHS:
-        found = _search(problem, cells, future, floor=most, width=width, cut=cut)
+        found = _search(problem, cells, future, floor=most, width=width, cut=cut, memo=memo)
         if found is not None:
             return _melds_of(problem, cells, found)
         if not cut[-1]:
@@ -511,13 +512,13 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
             return _melds_of(capped, cells, found)
     guess = None
     for width in GUESS_WIDTHS:
-        guess = _search(problem, cells, future, floor=1, width=width)
+        guess = _search(problem, cells, future, floor=1, width=width, memo=memo)
         if guess is not None:
             break
     if guess is not None and guess.exact:
         return _melds_of(problem, cells, guess)
     for floor in _floors(problem, most, guess.score if guess is not None else 0):
-        found = _search(problem, cells, future, floor=floor, width=None)
+        found = _search(problem, cells, future, floor=floor, width=None, memo=memo)
         if found is not None:
             return _melds_of(problem, cells, found)
     return _melds_of(problem, cells, guess) if guess is not None else None
@@ -570,27 +571,32 @@ def _search(
     floor: int,
     width: int | None,
     cut: list[bool] | None = None,
+    memo: list[_CellMemo] | None = None,
 ) -> _Found | None:
     """Run the programme; keep states whose bound reaches ``floor`` (the best ``width`` only).
 
     ``cut``, if given, learns whether the beam ever dropped a state: if not, the pass was exact
-    even when it found nothing.
+    even when it found nothing. ``memo`` (from :func:`_memos`) carries what the cells learn
+    from one pass to the next of the same problem.
     """
+    if memo is None:
+        memo = _memos(problem, cells)
     layer: dict[int, int] = {_pack(_State(((),) * COLOUR_COUNT)): 0}
     history: list[dict[int, Back]] = []
     exact = True
+    jokers = problem.rack_jokers * problem.joker_score
     for index, cell in enumerate(cells):
-        jokers = problem.rack_jokers * problem.joker_score
         bound = _Bound(
             floor, future[index + 1] + jokers, future[index] + jokers, problem.joker_score
         )
-        layer, back = _cell_step(problem, cell, layer, bound)
+        cell_memo = memo[index]
+        layer, back = _cell_step(problem, cell, layer, bound, cell_memo)
         layer = _undominated(problem, layer, cell.colour)
         history.append(back)
         if cell.last_colour:
-            layer, back = _group_step(problem, cell, layer, bound)
+            layer, back = _group_step(problem, cell, layer, bound, cell_memo)
             history.append(back)
-            expired = _expired(problem, cell.number)
+            expired = cell_memo.expired
             if expired:
                 layer = _alive(layer, expired)
             layer = _undominated_across(problem, layer)
@@ -758,26 +764,25 @@ def _ending(problem: _Problem, state: _State) -> _Ending | None:
 
 
 def _cell_step(
-    problem: _Problem, cell: _Cell, layer: dict[int, int], bound: _Bound
+    problem: _Problem,
+    cell: _Cell,
+    layer: dict[int, int],
+    bound: _Bound,
+    memo: _CellMemo | None = None,
 ) -> tuple[dict[int, int], dict[int, Back]]:
     """One cell for every state. Cells where a table joker could be held or freed take the
     general path; every other cell works on packed states directly."""
+    if memo is None:
+        memo = _CellMemo(problem, cell)
     after: dict[int, int] = {}
     back: dict[int, Back] = {}
-    colour = cell.colour
-    shift = RUN_SHIFTS[colour]
-    shortfalls = _shortfall_tables(problem, cell)
-    own_shortfall = shortfalls[colour]
-    (s1, t1), (s2, t2), (s3, t3) = [
-        (RUN_SHIFTS[c], table) for c, table in enumerate(shortfalls) if c != colour
-    ]
-    general: dict[int, tuple[int, int]] = {}
-    needed = _needed_table(problem)
-    spare = _spare_table(problem)
+    shift = memo.shift
+    (s1, t1), (s2, t2), (s3, t3) = memo.other_shortfalls
+    needed = memo.needed
+    spare = memo.spare
     joker = problem.joker_score
     floor = bound.floor - bound.rest_before
-    steps_of: dict[tuple[int, int, int], list[_Step]] = {}
-    moved_of: dict[tuple[int, int], int] = {}
+    steps_of = memo.steps_of
     get = after.get
     for key, score in layer.items():
         held = key >> HELD_SHIFT & NIBBLE
@@ -791,35 +796,13 @@ def _cell_step(
         if room < 0:
             continue
         slack = score - free * joker - floor
-        steps = steps_of.get((rid, needed_left, settled))
+        steps = steps_of.get(rid << 9 | needed_left << 4 | settled)
         if steps is None:
-            jokers = general.get(settled)
-            if jokers is None:
-                live = _live_bits(problem, settled)
-                jokers = general[settled] = (
-                    (cell.heldable & ~settled).bit_count(),
-                    cell.real_bits & live,
-                )
-            moves = _compiled_moves(problem, cell, rid, needed_left, *jokers)
-            # A settling move's "delta" is the free jokers it leaves fewest: its own, and the
-            # freeable jokers it must hold when too few others can be held here.
-            unfreeable = (cell.heldable & ~settled & ~problem.freeable).bit_count()
-            steps = steps_of[rid, needed_left, settled] = [
-                (
-                    move.skip,
-                    _SETTLES if move.settles else _PLAIN if move.plain else _TOUCHES,
-                    own_shortfall[move.rid] + move.free,
-                    move.gain,
-                    move.free + max(0, move.option.held - unfreeable)
-                    if move.settles
-                    else (move.rid << shift) + (move.free << FREE_SHIFT),
-                    move.touched,
-                    move,
-                )
-                for move in moves
-            ]
+            steps = steps_of[rid << 9 | needed_left << 4 | settled] = _steps(
+                problem, cell, memo, rid, needed_left, settled
+            )
         rest = key & ~(RUN_MASK << shift)
-        for skip, kind, need, gain, delta, touched, move in steps:
+        for skip, kind, need, gain, delta, touched, move, moved in steps:
             if skip > slack:
                 break
             if need > room:
@@ -833,9 +816,9 @@ def _cell_step(
                 new = rest + delta
             else:
                 part = key & touched
-                new = moved_of.get((part, id(move)), -1)
+                new = moved.get(part, -1)
                 if new < 0:
-                    new = moved_of[part, id(move)] = _moved(problem, cell, part, move, shift, rid)
+                    new = moved[part] = _moved(problem, cell, part, move, shift, rid)
                 new |= key & ~touched
             if get(new, -1) < total:
                 after[new] = total
@@ -843,10 +826,83 @@ def _cell_step(
     return after, back
 
 
+class _CellMemo:
+    """What a cell's steps learn that holds for every pass over the same problem: the tables
+    it looks things up in, compiled steps per (runs, free jokers left, settled table jokers),
+    and the states compiled moves lead to."""
+
+    __slots__ = (
+        "shift",
+        "own_shortfall",
+        "other_shortfalls",
+        "needed",
+        "spare",
+        "general",
+        "steps_of",
+        "group_options",
+        "expired",
+    )
+
+    def __init__(self, problem: _Problem, cell: _Cell) -> None:
+        self.shift = RUN_SHIFTS[cell.colour]
+        shortfalls = _shortfall_tables(problem, cell)
+        self.own_shortfall = shortfalls[cell.colour]
+        self.other_shortfalls = [
+            (RUN_SHIFTS[c], table) for c, table in enumerate(shortfalls) if c != cell.colour
+        ]
+        self.needed = _needed_table(problem)
+        self.spare = _spare_table(problem)
+        self.general: dict[int, tuple[int, int]] = {}
+        self.steps_of: dict[int, list[_Step]] = {}
+        self.group_options: dict[tuple[int, int], tuple[tuple[int, int, int, Partition], ...]] = {}
+        self.expired = _expired(problem, cell.number) if cell.last_colour else 0
+
+
+def _memos(problem: _Problem, cells: Sequence[_Cell]) -> list[_CellMemo]:
+    return [_CellMemo(problem, cell) for cell in cells]
+
+
+def _steps(
+    problem: _Problem, cell: _Cell, memo: _CellMemo, rid: int, needed_left: int, settled: int
+) -> list[_Step]:
+    """The cell's moves for states with these runs in its colour, free jokers left and settled
+    table jokers, as tuples for :func:`_cell_step`'s loop (each with its own cache of the states
+    a move leads to from the packed fields it reads)."""
+    jokers = memo.general.get(settled)
+    if jokers is None:
+        live = _live_bits(problem, settled)
+        jokers = memo.general[settled] = (
+            (cell.heldable & ~settled).bit_count(),
+            cell.real_bits & live,
+        )
+    moves = _compiled_moves(problem, cell, rid, needed_left, *jokers)
+    # A settling move's "delta" is the free jokers it leaves fewest: its own, and the
+    # freeable jokers it must hold when too few others can be held here.
+    unfreeable = (cell.heldable & ~settled & ~problem.freeable).bit_count()
+    shift = memo.shift
+    own_shortfall = memo.own_shortfall
+    return [
+        (
+            move.skip,
+            _SETTLES if move.settles else _PLAIN if move.plain else _TOUCHES,
+            own_shortfall[move.rid] + move.free,
+            move.gain,
+            move.free + max(0, move.option.held - unfreeable)
+            if move.settles
+            else (move.rid << shift) + (move.free << FREE_SHIFT),
+            move.touched,
+            move,
+            {},
+        )
+        for move in moves
+    ]
+
+
 # How a compiled move changes a packed state: only the colour's runs and the free jokers, more
 # packed fields (groups, value, room), or it holds or frees a table joker (unpacked).
 _PLAIN, _TOUCHES, _SETTLES = 0, 1, 2
-_Step = tuple[int, int, int, int, int, int, "_Move"]  # skip, kind, need, gain, delta, touched
+# skip, kind, need, gain, delta, touched, move, moved (packed fields read -> state after)
+_Step = tuple[int, int, int, int, int, int, "_Move", dict[int, int]]
 
 
 def _needed_table(problem: _Problem) -> list[list[int]]:
@@ -896,7 +952,7 @@ def _compiled_moves(
     here and run marks ``real_bits`` for its real tiles, sorted by how far they lower the bound."""
     key: tuple[int, ...] = (rid, cell.must, cell.may, needed_left, cell.number, problem.numbers)
     key += (problem.threshold, int(cell.counted), problem.tile_weight, problem.point_weight)
-    key += (cell.colour, int(cell.group_witness), heldable, real_bits)
+    key += (cell.colour, int(cell.group_witness), heldable, real_bits, int(problem.room_cap > 0))
     found = _MOVES.get(key)
     if found is None:
         options = _cell_options(
@@ -915,13 +971,15 @@ def _compiled_moves(
         for option in options:
             member = (option.group_real, option.held_in_group)
             grouped = member != (0, 0) or cell.group_witness
-            valued = bool(problem.threshold) or bool(option.room)
+            # Room counts only when there are jokers to put in it.
+            roomy = bool(option.room) and problem.room_cap > 0
+            valued = bool(problem.threshold) or roomy
             touched = RUN_MASK << RUN_SHIFTS[cell.colour] | NIBBLE << FREE_SHIFT
             if grouped:
                 touched |= GROUP_MASK << GROUP_SHIFT
             if problem.threshold:
                 touched |= VALUE_MASK << VALUE_SHIFT
-            elif option.room:
+            elif roomy:
                 touched |= ROOM_MASK
             moves.append(
                 _Move(
@@ -1010,7 +1068,11 @@ def _shortfall_tables(problem: _Problem, cell: _Cell) -> list[dict[int, int]]:
     for colour in range(COLOUR_COUNT):
         following = cell.number + (1 if colour <= cell.colour else 0)
         row = problem.supply[colour]
-        tables.append(_ShortfallTable(row[following], row[following + 1]))
+        pair = (row[following], row[following + 1])
+        table = _SHORTFALL_TABLES.get(pair)
+        if table is None:
+            table = _SHORTFALL_TABLES[pair] = _ShortfallTable(*pair)
+        tables.append(table)
     return tables
 
 
@@ -1044,21 +1106,15 @@ def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[
     shift = RUN_SHIFTS[colour]
     loose = ~(RUN_MASK << shift) & ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
     loose &= ~(NIBBLE << HELD_SHIFT | NIBBLE << FREED_SHIFT)
-    roomy = problem.room_cap
-    joker = problem.joker_score
-    first: dict[int, int] = {}
-    shared: dict[int, list[int]] = {}
-    for key in layer:
-        settled = (key >> HELD_SHIFT | key >> FREED_SHIFT) & NIBBLE
-        bucket = key & loose | settled << HELD_SHIFT
-        other = first.setdefault(bucket, key)
-        if other != key:
-            shared.setdefault(bucket, [other]).append(key)
+    shared = _shared_buckets(layer, loose, True)
     if not shared:
         return layer
+    roomy = problem.room_cap
+    joker = problem.joker_score
     kept = dict(layer)
     strength = _STRENGTH
-    for keys in shared.values():
+    covers = _COVERS
+    for keys in shared:
         # A state comes before every state it beats: a stronger colour breaks the last ties.
         members = [
             (
@@ -1076,18 +1132,56 @@ def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[
         for _, free, room, _, _, key in members:
             mine = key >> shift & RUN_MASK
             jokers = key >> HELD_SHIFT & 0xFF  # held, then freed
-            if any(
-                (
+            for f, r, j, other in best:
+                if (
                     (f == free and r <= room and j == jokers)
                     or (f <= free and -r >= roomy and _fewer_held(j, jokers))
-                )
-                and _covers_ids(other, mine)
-                for f, r, j, other in best
-            ):
-                del kept[key]
-                continue
-            best.append((free, room, jokers, mine))
+                ) and covers[other << 20 | mine]:
+                    del kept[key]
+                    break
+            else:
+                best.append((free, room, jokers, mine))
     return kept
+
+
+def _shared_buckets(layer: dict[int, int], loose: int, by_settled: bool) -> list[list[int]]:
+    """The states grouped by the bits ``loose`` keeps (and, if ``by_settled``, by which table
+    jokers are settled, held or freed alike): only groups of two or more."""
+    first: dict[int, int] = {}
+    shared: dict[int, list[int]] = {}
+    setdefault = first.setdefault
+    if by_settled:
+        for key in layer:
+            bucket = key & loose | ((key >> HELD_SHIFT | key >> FREED_SHIFT) & NIBBLE) << HELD_SHIFT
+            other = setdefault(bucket, key)
+            if other != key:
+                found = shared.get(bucket)
+                if found is None:
+                    shared[bucket] = [other, key]
+                else:
+                    found.append(key)
+    else:
+        for key in layer:
+            bucket = key & loose
+            other = setdefault(bucket, key)
+            if other != key:
+                found = shared.get(bucket)
+                if found is None:
+                    shared[bucket] = [other, key]
+                else:
+                    found.append(key)
+    return list(shared.values())
+
+
+class _Covers(dict[int, bool]):
+    """``strong << 20 | weak`` (interned runs) -> whether ``strong`` covers ``weak``."""
+
+    def __missing__(self, pair: int) -> bool:
+        value = self[pair] = _covers_ids(pair >> 20, pair & RUN_MASK)
+        return value
+
+
+_COVERS = _Covers()
 
 
 ACROSS_RIVALS = 64
@@ -1103,27 +1197,25 @@ def _undominated_across(problem: _Problem, layer: dict[int, int]) -> dict[int, i
     loose = ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
     for shift in RUN_SHIFTS:
         loose &= ~(RUN_MASK << shift)
-    roomy = problem.room_cap
-    joker = problem.joker_score
-    first: dict[int, int] = {}
-    shared: dict[int, list[int]] = {}
-    for key in layer:
-        bucket = key & loose
-        other = first.setdefault(bucket, key)
-        if other != key:
-            shared.setdefault(bucket, [other]).append(key)
+    shared = _shared_buckets(layer, loose, False)
     if not shared:
         return layer
+    roomy = problem.room_cap
+    joker = problem.joker_score
     kept = dict(layer)
     strength = _STRENGTH
+    covers = _COVERS
     s0, s1, s2, s3 = RUN_SHIFTS
-    for keys in shared.values():
+    for keys in shared:
         members = [
             (
                 joker * (key >> FREE_SHIFT & NIBBLE) - layer[key],
                 key >> FREE_SHIFT & NIBBLE,
                 -(key & ROOM_MASK),
-                -sum(strength[key >> shift & RUN_MASK] for shift in RUN_SHIFTS),
+                -strength[key >> s0 & RUN_MASK]
+                - strength[key >> s1 & RUN_MASK]
+                - strength[key >> s2 & RUN_MASK]
+                - strength[key >> s3 & RUN_MASK],
                 key,
             )
             for key in keys
@@ -1133,18 +1225,19 @@ def _undominated_across(problem: _Problem, layer: dict[int, int]) -> dict[int, i
         for _, free, room, _, key in members:
             r0, r1 = key >> s0 & RUN_MASK, key >> s1 & RUN_MASK
             r2, r3 = key >> s2 & RUN_MASK, key >> s3 & RUN_MASK
-            if any(
-                (f == free and r <= room or f < free and -r >= roomy)
-                and _covers_ids(o0, r0)
-                and _covers_ids(o1, r1)
-                and _covers_ids(o2, r2)
-                and _covers_ids(o3, r3)
-                for f, r, o0, o1, o2, o3 in best
-            ):
-                del kept[key]
-                continue
-            if len(best) < ACROSS_RIVALS:
-                best.append((free, room, r0, r1, r2, r3))
+            for f, r, o0, o1, o2, o3 in best:
+                if (
+                    (f == free and r <= room or f < free and -r >= roomy)
+                    and covers[o0 << 20 | r0]
+                    and covers[o1 << 20 | r1]
+                    and covers[o2 << 20 | r2]
+                    and covers[o3 << 20 | r3]
+                ):
+                    del kept[key]
+                    break
+            else:
+                if len(best) < ACROSS_RIVALS:
+                    best.append((free, room, r0, r1, r2, r3))
     return kept
 
 
@@ -1261,7 +1354,11 @@ def _grouped(
 
 
 def _group_step(
-    problem: _Problem, cell: _Cell, layer: dict[int, int], bound: _Bound
+    problem: _Problem,
+    cell: _Cell,
+    layer: dict[int, int],
+    bound: _Bound,
+    memo: _CellMemo | None = None,
 ) -> tuple[dict[int, int], dict[int, Back]]:
     after: dict[int, int] = {}
     back: dict[int, Back] = {}
@@ -1269,7 +1366,7 @@ def _group_step(
     needed = _needed_table(problem)
     joker = problem.joker_score
     floor = bound.floor - bound.rest
-    options_of: dict[tuple[int, int], tuple[tuple[int, int, int, Partition], ...]] = {}
+    options_of = memo.group_options if memo is not None else {}
     for key, score in layer.items():
         gid = key >> GROUP_SHIFT & GROUP_MASK
         if gid == 0:
@@ -1342,6 +1439,7 @@ _GROUPS: list[tuple[tuple[int, int], ...]] = [()]
 _GROUP_IDS: dict[tuple[tuple[int, int], ...], int] = {(): 0}
 _GROUPED: dict[tuple[int, tuple[int, int], int, bool], int] = {}
 _MOVES: dict[tuple[int, ...], tuple[_Move, ...]] = {}
+_SHORTFALL_TABLES: dict[tuple[int, int], _ShortfallTable] = {}
 
 
 CACHE_LIMIT = 400_000
@@ -1352,6 +1450,7 @@ def _trim_caches() -> None:
     if len(_MOVES) + len(_RUNS) + len(_GROUPED) < CACHE_LIMIT:
         return
     _MOVES.clear()
+    _SHORTFALL_TABLES.clear()
     _GROUPED.clear()
     del _RUNS[1:]
     _RUN_IDS.clear()
@@ -1360,6 +1459,7 @@ def _trim_caches() -> None:
     _GROUP_IDS.clear()
     _GROUP_IDS[()] = 0
     _covers_ids.cache_clear()
+    _COVERS.clear()
     _SHORT.clear()
     _STRENGTH.clear()
 
