@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from celery import shared_task
-from celery.signals import worker_process_init, worker_ready
+from celery.signals import task_postrun, task_prerun, worker_process_init, worker_ready
 from django.conf import settings
 
 
@@ -62,6 +62,19 @@ def sweep_timeouts() -> int:
         except Exception:
             log.exception("sweep: timing out game %s turn %s failed", gid, turn)
     return applied
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _release_connection(sender: Any = None, **kwargs: object) -> None:
+    """As around a request: return the connection to the pool, or drop it if broken or old.
+
+    Not for a task run eagerly (``apply()``): that runs inside its caller's transaction.
+    """
+    from django.db import close_old_connections
+
+    if not getattr(getattr(sender, "request", None), "is_eager", False):
+        close_old_connections()
 
 
 @worker_process_init.connect

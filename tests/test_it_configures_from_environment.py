@@ -104,3 +104,35 @@ def test_it_reads_integers_and_lists() -> None:
     assert env_int("MISSING", 3, env=env) == 3
     assert env_list("HOSTS", [], env=env) == ["rummi.example", "www.rummi.example"]
     assert env_list("MISSING", ["localhost"], env=env) == ["localhost"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_keeps_its_database_connections_across_tasks() -> None:
+    """Celery's Django fix-up would close them (and the PostgreSQL pool) around every task."""
+    from types import SimpleNamespace
+
+    from celery.fixups.django import DjangoWorkerFixup
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from games.tasks import _release_connection
+    from rummi_site.celery import app
+
+    fixup = DjangoWorkerFixup(app)
+    fixup.worker = SimpleNamespace(pool_cls="celery.concurrency.prefork:TaskPool")
+    task = SimpleNamespace(request=SimpleNamespace(is_eager=False))
+    pooled = connection.vendor == "postgresql" and "pool" in connection.settings_dict["OPTIONS"]
+
+    def held() -> object:
+        return connection.pool if pooled else connection.connection
+
+    get_user_model().objects.count()
+    before = held()
+    for _ in range(3):
+        fixup.on_task_prerun(task)
+        _release_connection(task)
+        get_user_model().objects.count()
+        fixup.on_task_postrun(task)
+        _release_connection(task)
+    get_user_model().objects.count()
+    assert held() is before
