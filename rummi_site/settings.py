@@ -85,7 +85,8 @@ def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
         # A psycopg pool per process; Django then requires CONN_MAX_AGE = 0 (its default).
-        "OPTIONS": {"pool": True},
+        # Room for the socket move threads (RUMMI_ACT_THREADS) and the request thread.
+        "OPTIONS": {"pool": {"min_size": 2, "max_size": 12}},
     }
 
 
@@ -251,6 +252,11 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# Threads per web process that apply moves sent on sockets (games/consumers.py). On SQLite,
+# whose writers queue for one lock anyway, one.
+RUMMI_ACT_THREADS = env_int(
+    "RUMMI_ACT_THREADS", 8 if DATABASES["default"]["ENGINE"].endswith("postgresql") else 1
+)
 # Seconds a bot waits before moving, so its play reads like a person's.
 RUMMI_BOT_PAUSE = float(env_str("RUMMI_BOT_PAUSE", "1.2"))
 # Seconds a live turn gets when a worker starts after its clock ran out (README: restarts).

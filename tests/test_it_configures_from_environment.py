@@ -34,7 +34,7 @@ def test_it_reads_postgres_from_database_url() -> None:
         "PASSWORD": "s@cret",
         "HOST": "db.local",
         "PORT": "6543",
-        "OPTIONS": {"pool": True},
+        "OPTIONS": {"pool": {"min_size": 2, "max_size": 12}},
     }
 
 

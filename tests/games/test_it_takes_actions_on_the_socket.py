@@ -166,3 +166,75 @@ def test_a_socket_action_reaches_sockets_of_players_who_act_by_post_too(
     game.refresh_from_db()
     assert game.seq == 2 + 4  # the deal, then one event per draw
     assert seen[0] == seen[1] == [3, 4, 5, 6]
+
+
+def test_a_move_waiting_on_one_game_does_not_hold_up_another_game(alice: Any, bob: Any) -> None:
+    """Socket moves run on several threads: one stuck on a locked game row (a slow commit, a
+    racing writer) leaves the other games of the process free to move."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL; SQLite writers share one lock and one thread")
+    import threading
+    import time
+
+    import psycopg
+
+    games = []
+    for _ in range(2):
+        game = services.create_game(viewer(alice), {"mode": "blitz", "players": 2})
+        services.join_game(viewer(bob), game.seats.get(index=1).invite_token)
+        games.append(Game.objects.get(pk=game.pk))
+    cookies = {0: cookie_of(logged_in(alice)), 1: cookie_of(logged_in(bob))}
+    locked, release = threading.Event(), threading.Event()
+    db = connection.settings_dict
+
+    def hold_row_lock() -> None:
+        with psycopg.connect(
+            dbname=db["NAME"], user=db["USER"], host=db["HOST"], port=db["PORT"]
+        ) as conn:
+            conn.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", (games[0].pk,))
+            locked.set()
+            release.wait(30)
+
+    def wait_for_a_blocked_writer() -> None:
+        """Until the first game's move waits for the row lock in the database."""
+        with psycopg.connect(
+            dbname=db["NAME"], user=db["USER"], host=db["HOST"], port=db["PORT"]
+        ) as conn:
+            for _ in range(200):
+                waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                if conn.execute(waiting).fetchone()[0]:
+                    return
+                time.sleep(0.05)
+        raise AssertionError("the first game's move never waited for its row")
+
+    holder = threading.Thread(target=hold_row_lock)
+    holder.start()
+    assert locked.wait(10)
+
+    async def scenario() -> tuple[int, int]:
+        socks = []
+        for game in games:
+            mover = state_from_record(game.state).turn
+            sock = socket(game.public_id, cookies[mover])
+            assert (await sock.connect())[0]
+            await sock.receive_json_from()  # hello
+            socks.append(sock)
+        draw = {"type": "act", "action": "draw", "key": key()}
+        await socks[0].send_json_to({**draw, "expected_seq": games[0].seq})
+        await sync_to_async(wait_for_a_blocked_writer, thread_sensitive=False)()
+        await socks[1].send_json_to({**draw, "expected_seq": games[1].seq, "key": key()})
+        free, _ = await until_answer(socks[1])  # while the first game's row stays locked
+        assert not release.is_set()
+        release.set()
+        stuck, _ = await until_answer(socks[0])
+        for sock in socks:
+            await sock.disconnect()
+        return free["status"], stuck["status"]
+
+    try:
+        assert asyncio.run(scenario()) == (200, 200)
+    finally:
+        release.set()
+        holder.join()
