@@ -1,10 +1,10 @@
 """The one place that writes games: create, join, start, act. Every change appends events.
 
-An action runs in one transaction: the game row is locked (``select_for_update`` on
-PostgreSQL; SQLite's IMMEDIATE transactions serialise writers), the expected seq is checked,
-the engine decides, the events are appended with consecutive seqs under a unique
-``(game, seq)`` constraint and the cached state is updated. After commit, every viewer is sent
-its own projection and the clock and bot work is queued.
+An action runs in one transaction: the game row is locked (``FOR UPDATE`` on PostgreSQL, in
+games/rows.py with the rest of a move's statements; SQLite's IMMEDIATE transactions serialise
+writers), the expected seq is checked, the engine decides, the events are appended with
+consecutive seqs under a unique ``(game, seq)`` constraint and the cached state is updated.
+After commit, every viewer is sent its own projection and the clock and bot work is queued.
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ from games.engine.state import (
 )
 from rummi_site.jsonapi import ApiError
 
-from .models import ActionReceipt, Game, GameEvent, Seat, SeatKind, Status
+from . import rows
+from .models import ActionReceipt, Game, Seat, SeatKind, Status
 from .modes import BOT_STRENGTHS, setup_from
 
 NAME_MAX = 24
@@ -235,7 +236,7 @@ def _act_locked(
     gid: str, viewer: Viewer, name: str, body: dict[str, Any], key: str, expected: int
 ) -> dict[str, Any]:
     # The seats come in one query and are reused (seat_of, _turn_work): no query per check.
-    game = Game.objects.select_for_update().prefetch_related("seats").filter(public_id=gid).first()
+    game = rows.lock_game(gid)
     if game is None:
         raise ServiceError(404, "no_such_game", "There is no such game.")
     seat = seat_of(game, viewer)
@@ -258,7 +259,7 @@ def _act_locked(
     action = ACTIONS[name](seat.index, body)
     apply_action(game, action)
     answer = _answer(game, seat.index)
-    ActionReceipt.objects.create(game=game, seat=seat.index, key=key, status=200, body=answer)
+    rows.insert_receipt(game, seat.index, key, answer, timezone.now())
     return answer
 
 
@@ -272,7 +273,7 @@ def apply_action(game: Game, action: Action) -> list[Event]:
     except InvalidInput as error:
         raise ServiceError(400, "bad_action", str(error)) from None
     _record(game, state, events)
-    game.save(update_fields=RECORDED_FIELDS)
+    rows.save_fields(game, RECORDED_FIELDS)
     return events
 
 
@@ -283,9 +284,8 @@ RECORDED_FIELDS = ("seq", "state", "turn_number", "status", "finished", "deadlin
 def _record(game: Game, state: GameState, events: list[Event]) -> None:
     """Append events after ``game.seq``, update the cache, and announce them after commit."""
     first = game.seq + 1
-    GameEvent.objects.bulk_create(
-        GameEvent(game=game, seq=first + n, kind=e.kind, payload=e.to_dict())
-        for n, e in enumerate(events)
+    rows.insert_events(
+        game, [(first + n, e.kind, e.to_dict()) for n, e in enumerate(events)], timezone.now()
     )
     game.seq += len(events)
     game.state = state_to_record(state)

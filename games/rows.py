@@ -1,0 +1,127 @@
+"""The statements of a move, written out: the lock of the game row, the events, the receipt.
+
+Every move runs the same five statements. Built by the ORM they cost more CPU than the move
+itself: ``select_for_update().prefetch_related("seats")`` alone took about 4 of a move's 11 ms
+(PostgreSQL, measured in process), against about 1 ms as two plain statements. Here the SQL
+is fixed per model and backend; values go through each field's own conversions both ways
+(``get_db_prep_save`` in, the backend's and the field's converters out), so rows read and
+written here are exactly what the ORM reads and writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from django.db import connection, models
+from django.db.models.expressions import Col
+
+from .models import ActionReceipt, Game, GameEvent, Seat
+
+Converter = Callable[[Any, Col, Any], Any]
+
+
+def _quote(name: str) -> str:
+    return str(connection.ops.quote_name(name))
+
+
+@cache
+def _reader(model: type[models.Model], vendor: str) -> tuple[str, list[str], list[Any]]:
+    """The column list, attribute names and per-column converters for reading ``model``."""
+    fields = model._meta.concrete_fields
+    table = model._meta.db_table
+    columns = ", ".join(f"{_quote(table)}.{_quote(f.column)}" for f in fields)
+    converters = []
+    for field in fields:
+        col = field.get_col(table)
+        found = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+        converters.append((col, found))
+    return columns, [f.attname for f in fields], converters
+
+
+def _instance(model: type[models.Model], row: Sequence[Any]) -> Any:
+    _, names, converters = _reader(model, connection.vendor)
+    values = []
+    for value, (col, found) in zip(row, converters, strict=True):
+        for convert in found:
+            value = convert(value, col, connection)
+        values.append(value)
+    return model.from_db(connection.alias, names, values)
+
+
+def lock_game(gid: str) -> Game | None:
+    """The game ``gid`` with its seats, its row locked until the transaction ends.
+
+    SQLite has no ``FOR UPDATE``: there the transaction itself holds the database's write lock
+    from its start (settings: ``transaction_mode`` IMMEDIATE).
+    """
+    columns, _, _ = _reader(Game, connection.vendor)
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    table = _quote(Game._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns} FROM {table} WHERE public_id = %s{lock}", [gid])
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        game: Game = _instance(Game, row)
+        seat_columns, _, _ = _reader(Seat, connection.vendor)
+        seat_table = _quote(Seat._meta.db_table)
+        index = _quote(Seat._meta.get_field("index").column)
+        cursor.execute(
+            f"SELECT {seat_columns} FROM {seat_table} WHERE game_id = %s ORDER BY {index}",
+            [game.pk],
+        )
+        seats = [_instance(Seat, row) for row in cursor.fetchall()]
+    for seat in seats:
+        Seat.game.field.set_cached_value(seat, game)
+    # As prefetch_related("seats") leaves it: game.seats.all() answers from this list.
+    cached = game.seats.all()
+    cached._result_cache = seats
+    cached._prefetch_done = True
+    game._prefetched_objects_cache = {"seats": cached}
+    return game
+
+
+def _prep(model: type[models.Model], name: str, value: Any) -> Any:
+    return model._meta.get_field(name).get_db_prep_save(value, connection)
+
+
+def _insert(model: type[models.Model], names: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    fields = [model._meta.get_field(n) for n in names]
+    columns = ", ".join(_quote(f.column) for f in fields)  # type: ignore[union-attr]
+    params: list[Any] = []
+    count = 0
+    for row in rows:
+        params.extend(_prep(model, n, v) for n, v in zip(names, row, strict=True))
+        count += 1
+    if not count:
+        return
+    values = ", ".join(["(" + ", ".join(["%s"] * len(names)) + ")"] * count)
+    table = _quote(model._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {table} ({columns}) VALUES {values}", params)
+
+
+def insert_events(
+    game: Game, rows: Iterable[tuple[int, str, dict[str, Any]]], now: datetime
+) -> None:
+    """Append ``(seq, kind, payload)`` rows to the game's log in one statement."""
+    names = ("game", "seq", "kind", "payload", "created")
+    _insert(GameEvent, names, ((game.pk, seq, kind, payload, now) for seq, kind, payload in rows))
+
+
+def insert_receipt(game: Game, seat: int, key: str, body: dict[str, Any], now: datetime) -> None:
+    names = ("game", "seat", "key", "status", "body", "created")
+    _insert(ActionReceipt, names, [(game.pk, seat, key, 200, body, now)])
+
+
+def save_fields(game: Game, names: Sequence[str]) -> None:
+    """``game.save(update_fields=names)`` as one plain UPDATE."""
+    fields = [Game._meta.get_field(n) for n in names]
+    sets = ", ".join(f"{_quote(f.column)} = %s" for f in fields)  # type: ignore[union-attr]
+    params = [_prep(Game, n, getattr(game, f.attname)) for n, f in zip(names, fields, strict=True)]  # type: ignore[union-attr]
+    table = _quote(Game._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET {sets} WHERE id = %s", [*params, game.pk])
