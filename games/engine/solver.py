@@ -41,9 +41,11 @@ held counts for it). A table joker that can no longer be held or freed once its 
 ends every state that left it unsettled (:func:`_expired`).
 
 Passes (:func:`_best_melds`) are branch and bound, cheapest first: beams (only the best states
-kept) that look for a play reaching the upper bound, a beam for a first guess, then exact passes
-whose floor drops every state that cannot reach it, one tile (one point) below the bound at a
-time down to the guess. The first exact pass that finds a play has found the best.
+kept) that look for a play reaching the upper bound, then exact passes whose floor drops every
+state that cannot reach it, one tile (one point) below the bound at a time; after a few, a beam
+guesses and one exact pass looks above the guess. The first exact pass that finds a play has
+found the best. What a cell works out for one pass (compiled moves, the states a move leads to)
+it keeps for the next (:class:`_CellMemo`).
 
 One approximation: a table joker can also be freed by a real tile landing beside *another joker*
 of its old meld (two jokers in one meld at the start of the turn). The programme does not track
@@ -55,6 +57,7 @@ positions; it is left until a real game shows the missing tile.)
 
 from __future__ import annotations
 
+import gc
 import heapq
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -265,7 +268,28 @@ def solve_ids(
     ``kinds[i]`` is the kind of physical tile ``i``. The answer keeps every table tile on the
     table and passes ``check_turn``: table jokers keep their ids, a held joker stands where its
     old tile would, and a freed joker's old meld-mate sits beside the real tile that freed it.
+
+    The cyclic garbage collector is paused while it runs: the programme allocates hundreds of
+    thousands of short-lived acyclic objects (reference counting frees them), and every
+    collection they set off would also walk the solver's caches, up to a tenth of a second each.
     """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _solve_ids(rules, kinds, table, rack, initial_meld_done, prefer)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _solve_ids(
+    rules: Rules,
+    kinds: Sequence[Tile],
+    table: Sequence[Sequence[int]],
+    rack: Sequence[int],
+    initial_meld_done: bool,
+    prefer: Prefer,
+) -> tuple[tuple[int, ...], ...] | None:
     _trim_caches()
     if not initial_meld_done:
         problem = _opening_problem(rules, kinds, rack)
@@ -473,9 +497,9 @@ GroupChoice = tuple[int, "Partition"]  # free jokers added and the groups formed
 Back = tuple[int, CellChoice | GroupChoice]  # the packed state before, and the choice
 
 
-ALL_OR_NOTHING_WIDTHS = (16, 64, 256)
+ALL_OR_NOTHING_WIDTHS = (16, 64)
 GUESS_WIDTHS = (32, 256)
-TOP_DOWN_PASSES = 2  # passes from the top before the pass just above the guess
+TOP_DOWN_PASSES = 3  # exact passes from the top before a beam guesses
 
 
 def _best_melds(problem: _Problem) -> list[_Built] | None:
@@ -486,11 +510,11 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
     only the best states kept) look for one first (a beam that never had to drop a state is
     exact: when it finds nothing, nothing reaches ``most``), then an exact pass placing free
     jokers only as surplus (jokers placed where a meld needs them multiply the states). Failing
-    that, a beam finds a good play, and exact passes look only for better plays, their floors
-    stepping down from the bound to just above the guess (see :func:`_floors`): each drops
-    every state that, even playing every rack tile still to come, could not reach its floor.
-    Exact passes keep every state that could still reach their floor, so the first that finds
-    a play has found the best, and when none does, the guess is the best.
+    that, exact passes step down from the bound one tile at a time (see :func:`_floors`): each
+    drops every state that, even playing every rack tile still to come, could not reach its
+    floor, so the first that finds a play has found the best. High floors prune nearly every
+    state, so the passes that fail are cheap. After ``TOP_DOWN_PASSES`` of them a beam guesses,
+    and one exact pass looks for anything better than the guess.
     """
     cells = _cells(problem)
     future = _future_gains(problem, cells)
@@ -510,6 +534,13 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
         found = _search(capped, cells, future, floor=most, width=None)
         if found is not None:
             return _melds_of(capped, cells, found)
+    floors = _floors(problem, most)
+    for floor in floors[:TOP_DOWN_PASSES]:
+        found = _search(problem, cells, future, floor=floor, width=None, memo=memo)
+        if found is not None:
+            return _melds_of(problem, cells, found)
+        if floor <= problem.gain(1):
+            return None  # every play scores less than one tile does: nothing is playable
     guess = None
     for width in GUESS_WIDTHS:
         guess = _search(problem, cells, future, floor=1, width=width, memo=memo)
@@ -517,33 +548,33 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
             break
     if guess is not None and guess.exact:
         return _melds_of(problem, cells, guess)
-    for floor in _floors(problem, most, guess.score if guess is not None else 0):
+    below = floors[TOP_DOWN_PASSES - 1]  # every play scores below this
+    floor = guess.score + 1 if guess is not None else 1
+    if floor < below:
         found = _search(problem, cells, future, floor=floor, width=None, memo=memo)
         if found is not None:
             return _melds_of(problem, cells, found)
     return _melds_of(problem, cells, guess) if guess is not None else None
 
 
-def _floors(problem: _Problem, most: int, guess: int) -> Iterator[int]:
-    """Floors for the exact passes: as many tiles as ``most``, then one less at a time while
-    that still beats ``guess`` (``TOP_DOWN_PASSES`` at most), then ``guess + 1`` (with
-    ``prefer="points"``, points, the step doubling each time).
+def _floors(problem: _Problem, most: int) -> list[int]:
+    """Floors for the exact passes from the top: as many tiles as ``most``, then one less at a
+    time down to 1 (with ``prefer="points"``, points, the step doubling each time).
 
     A pass finding nothing proves every play scores below its floor; the first pass finding a
-    play has found the best. High floors prune nearly every state, so failing passes are cheap,
-    and a pass just above a good guess is cheaper than one far below the best play.
+    play has found the best.
     """
     unit = max(problem.tile_weight, problem.point_weight)
     floor = most // unit * unit
     step = unit
-    for _ in range(TOP_DOWN_PASSES):
-        if floor <= guess + 1:
-            break
-        yield floor
+    floors = []
+    while floor > 1:
+        floors.append(floor)
         floor -= step
         if problem.point_weight > problem.tile_weight:
             step *= 2  # points come by the dozen: do not try them one at a time
-    yield guess + 1
+    floors.append(1)
+    return floors
 
 
 def _melds_of(problem: _Problem, cells: Sequence[_Cell], found: _Found) -> list[_Built]:
@@ -781,8 +812,10 @@ def _cell_step(
     needed = memo.needed
     spare = memo.spare
     joker = problem.joker_score
+    room_cap = problem.room_cap
     floor = bound.floor - bound.rest_before
     steps_of = memo.steps_of
+    settled_of = memo.settled_of
     get = after.get
     for key, score in layer.items():
         held = key >> HELD_SHIFT & NIBBLE
@@ -802,24 +835,27 @@ def _cell_step(
                 problem, cell, memo, rid, needed_left, settled
             )
         rest = key & ~(RUN_MASK << shift)
-        for skip, kind, need, gain, delta, touched, move, moved in steps:
+        for skip, kind, need, gain, delta, aux, move, moved in steps:
             if skip > slack:
                 break
             if need > room:
                 continue
-            if kind == _SETTLES:
-                if delta <= spare[free][held]:
-                    _settle(problem, cell, key, score, bound, move.option, after, back)
-                continue
             total = score + gain
             if kind == _PLAIN:
                 new = rest + delta
-            else:
-                part = key & touched
+            elif kind == _ROOM:
+                had = key & ROOM_MASK
+                new = rest + delta + min(room_cap, had + aux) - had
+            elif kind == _TOUCHES:
+                part = key & aux
                 new = moved.get(part, -1)
                 if new < 0:
                     new = moved[part] = _moved(problem, cell, part, move, shift, rid)
-                new |= key & ~touched
+                new |= key & ~aux
+            else:
+                if delta <= spare[free][held]:
+                    _settle(problem, cell, key, score, bound, move.option, after, back, settled_of)
+                continue
             if get(new, -1) < total:
                 after[new] = total
                 back[new] = (key, move.choice)
@@ -839,6 +875,7 @@ class _CellMemo:
         "spare",
         "general",
         "steps_of",
+        "settled_of",
         "group_options",
         "expired",
     )
@@ -854,6 +891,7 @@ class _CellMemo:
         self.spare = _spare_table(problem)
         self.general: dict[int, tuple[int, int]] = {}
         self.steps_of: dict[int, list[_Step]] = {}
+        self.settled_of: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self.group_options: dict[tuple[int, int], tuple[tuple[int, int, int, Partition], ...]] = {}
         self.expired = _expired(problem, cell.number) if cell.last_colour else 0
 
@@ -881,27 +919,37 @@ def _steps(
     unfreeable = (cell.heldable & ~settled & ~problem.freeable).bit_count()
     shift = memo.shift
     own_shortfall = memo.own_shortfall
-    return [
-        (
-            move.skip,
-            _SETTLES if move.settles else _PLAIN if move.plain else _TOUCHES,
-            own_shortfall[move.rid] + move.free,
-            move.gain,
-            move.free + max(0, move.option.held - unfreeable)
-            if move.settles
-            else (move.rid << shift) + (move.free << FREE_SHIFT),
-            move.touched,
-            move,
-            {},
+    steps: list[_Step] = []
+    for move in moves:
+        kind = _SETTLES if move.settles else _PLAIN if move.plain else _TOUCHES
+        aux = move.touched | RUN_MASK << shift
+        if kind == _TOUCHES and aux & ~_RUNS_FREE_ROOM[shift] == 0:
+            # Only the room changes besides the runs and free jokers: look it up.
+            kind = _ROOM
+            aux = move.option.room
+        steps.append(
+            (
+                move.skip,
+                kind,
+                own_shortfall[move.rid] + move.free,
+                move.gain,
+                move.free + max(0, move.option.held - unfreeable)
+                if move.settles
+                else (move.rid << shift) + (move.free << FREE_SHIFT),
+                aux,
+                move,
+                {},
+            )
         )
-        for move in moves
-    ]
+    return steps
 
 
 # How a compiled move changes a packed state: only the colour's runs and the free jokers, more
 # packed fields (groups, value, room), or it holds or frees a table joker (unpacked).
-_PLAIN, _TOUCHES, _SETTLES = 0, 1, 2
-# skip, kind, need, gain, delta, touched, move, moved (packed fields read -> state after)
+_PLAIN, _ROOM, _TOUCHES, _SETTLES = 0, 1, 2, 3
+# skip, kind, need, gain, delta, aux, move, moved: ``aux`` is the room the move adds (_ROOM)
+# or the packed fields it reads and changes (_TOUCHES), whose ``moved`` caches the state after
+# by those fields.
 _Step = tuple[int, int, int, int, int, int, "_Move", dict[int, int]]
 
 
@@ -940,8 +988,7 @@ class _Move:
     member: tuple[int, int]  # (real, held) tiles it sets aside for groups
     choice: CellChoice  # the back pointer's choice
     plain: bool  # it changes only the colour's runs and the free jokers
-    touched: int  # the packed fields it reads and changes
-    index: int  # its place among the cell's moves
+    touched: int  # the packed fields it reads and changes, but the colour's runs
     settles: bool  # it holds or frees a table joker (see _settle)
 
 
@@ -952,7 +999,7 @@ def _compiled_moves(
     here and run marks ``real_bits`` for its real tiles, sorted by how far they lower the bound."""
     key: tuple[int, ...] = (rid, cell.must, cell.may, needed_left, cell.number, problem.numbers)
     key += (problem.threshold, int(cell.counted), problem.tile_weight, problem.point_weight)
-    key += (cell.colour, int(cell.group_witness), heldable, real_bits, int(problem.room_cap > 0))
+    key += (int(cell.group_witness), heldable, real_bits, int(problem.room_cap > 0))
     found = _MOVES.get(key)
     if found is None:
         options = _cell_options(
@@ -974,7 +1021,7 @@ def _compiled_moves(
             # Room counts only when there are jokers to put in it.
             roomy = bool(option.room) and problem.room_cap > 0
             valued = bool(problem.threshold) or roomy
-            touched = RUN_MASK << RUN_SHIFTS[cell.colour] | NIBBLE << FREE_SHIFT
+            touched = NIBBLE << FREE_SHIFT
             if grouped:
                 touched |= GROUP_MASK << GROUP_SHIFT
             if problem.threshold:
@@ -992,12 +1039,11 @@ def _compiled_moves(
                     (option, 0),
                     not grouped and not valued,
                     touched,
-                    0,
                     option.held > 0 or _frees(option.runs),
                 )
             )
         moves.sort(key=lambda move: move.skip)
-        found = _MOVES[key] = tuple(replace(move, index=n) for n, move in enumerate(moves))
+        found = _MOVES[key] = tuple(moves)
     return found
 
 
@@ -1037,26 +1083,39 @@ def _settle(
     option: _CellOption,
     after: dict[int, int],
     back: dict[int, Back],
+    settled_of: dict[tuple[int, int], list[tuple[int, int]]] | None = None,
 ) -> None:
-    """One option that holds or frees a table joker, for one state (on unpacked states)."""
-    old_held = key >> HELD_SHIFT & NIBBLE
-    heldable = cell.heldable & ~(old_held | key >> FREED_SHIFT & NIBBLE)
-    free = (key >> FREE_SHIFT & NIBBLE) + option.free
-    choices = [
-        held
-        for held in _held_choices(heldable, option.held)
-        if problem.free_left(free, old_held | held) >= 0
-    ]
-    if not choices:
+    """One option that holds or frees a table joker, for one state (on unpacked states).
+
+    ``settled_of`` keeps the states each (state, option) leads to, one per choice of table
+    jokers to hold, for the next pass over the cell."""
+    found = settled_of.get((key, id(option))) if settled_of is not None else None
+    if found is None:
+        found = []
+        old_held = key >> HELD_SHIFT & NIBBLE
+        heldable = cell.heldable & ~(old_held | key >> FREED_SHIFT & NIBBLE)
+        free = (key >> FREE_SHIFT & NIBBLE) + option.free
+        choices = [
+            held
+            for held in _held_choices(heldable, option.held)
+            if problem.free_left(free, old_held | held) >= 0
+        ]
+        if choices:
+            state = _unpack(key)
+            for held in choices:
+                new_state = _after_cell(problem, cell, state, option, held)
+                if new_state is not None:
+                    found.append((held, _pack(new_state)))
+        if settled_of is not None:
+            settled_of[key, id(option)] = found
+    if not found:
         return
-    state = _unpack(key)
     total = score + (option.real - cell.must) * problem.gain(cell.number)
     total += option.free * problem.joker_score
-    for held in choices:
-        new_state = _after_cell(problem, cell, state, option, held)
-        if new_state is None or not bound.keeps(total, new_state.free):
-            continue
-        new = _pack(new_state)
+    # Every choice places the option's free jokers, and no more.
+    if not bound.keeps(total, (key >> FREE_SHIFT & NIBBLE) + option.free):
+        return
+    for held, new in found:
         if after.get(new, -1) < total:
             after[new] = total
             back[new] = (key, (option, held))
@@ -1383,7 +1442,10 @@ def _group_step(
             spec: tuple[tuple[int, int, int], ...] = ()
             if cell.group_witness:
                 spec = _group_spec(problem, cell.number, live)
-            options = _group_options(_GROUPS[gid], spec, surplus_at_end)
+            if spec:
+                options = _group_options(_GROUPS[gid], spec, surplus_at_end)
+            else:
+                options = _any_colour_group_options(_GROUPS[gid], surplus_at_end)
             options_of[gid, live] = options
         needed_left = needed[free][held]
         group = _GROUPS[gid]
@@ -1439,6 +1501,10 @@ _GROUPS: list[tuple[tuple[int, int], ...]] = [()]
 _GROUP_IDS: dict[tuple[tuple[int, int], ...], int] = {(): 0}
 _GROUPED: dict[tuple[int, tuple[int, int], int, bool], int] = {}
 _MOVES: dict[tuple[int, ...], tuple[_Move, ...]] = {}
+# Per run shift: the packed fields of that colour's runs, the free jokers and the room.
+_RUNS_FREE_ROOM = {
+    shift: RUN_MASK << shift | NIBBLE << FREE_SHIFT | ROOM_MASK for shift in RUN_SHIFTS
+}
 _SHORTFALL_TABLES: dict[tuple[int, int], _ShortfallTable] = {}
 
 
@@ -1693,7 +1759,7 @@ def _group_options(
     if not any(real or held for real, held in group):
         return ((0, 0, 0, ()),)
     found: dict[tuple[int, int, int], Partition] = {}
-    for partition in _partitions(group):
+    for partition in _partition_shapes(group, spec):
         if any(not any(real for _, real in members) for members in partition):
             continue
         need = sum(max(0, 3 - len(members)) for members in partition)
@@ -1703,6 +1769,30 @@ def _group_options(
         for free in range(need, most + 1):
             found.setdefault((free, freed, room), _with_jokers(partition, free))
     return tuple((free, freed, room, p) for (free, freed, room), p in sorted(found.items()))
+
+
+def _any_colour_group_options(
+    group: tuple[tuple[int, int], ...], surplus_at_end: bool
+) -> tuple[tuple[int, int, int, Partition], ...]:
+    """:func:`_group_options` with no table joker to free, where colours do not matter: worked
+    out once for the tiles sorted, its partitions naming the colours of ``group``."""
+    order = sorted((pair, colour) for colour, pair in enumerate(group) if pair != (0, 0))
+    sorted_group = tuple(pair for pair, _ in order)
+    options = _group_options(sorted_group, (), surplus_at_end)
+    if sorted_group == group:
+        return options
+    return tuple(
+        (
+            free,
+            freed,
+            room,
+            tuple(
+                (tuple(sorted((order[place][1], real) for place, real in members)), jokers)
+                for members, jokers in partition
+            ),
+        )
+        for free, freed, room, partition in options
+    )
 
 
 def _room_of(groups: Iterable[tuple[tuple[Member, ...], int]]) -> int:
@@ -1723,25 +1813,73 @@ def _freed_by(
     return freed
 
 
-def _partitions(group: tuple[tuple[int, int], ...]) -> list[tuple[tuple[Member, ...], ...]]:
-    """Every way to spread the tiles over groups, one tile of a colour per group at most."""
-    layer: set[tuple[tuple[Member, ...], ...]] = {()}
+def _partition_shapes(
+    group: tuple[tuple[int, int], ...], spec: tuple[tuple[int, int, int], ...]
+) -> list[tuple[tuple[Member, ...], ...]]:
+    """One way to spread the tiles over groups (one tile of a colour per group at most) for
+    each distinct shape: what the groups are as far as :func:`_group_options` can tell, each
+    group's size, whether it holds a real tile and which role and mate colours of the table
+    jokers in ``spec`` its real tiles have. (Every partition has the shape of one returned.)
+
+    Colours are placed one at a time; partial partitions of the same shape have the same
+    futures, so one of each is kept, and groups of the same shape are interchangeable, so only
+    how many of them take a real tile and how many a held joker is chosen.
+    """
+    marks_of = []
+    for colour in range(len(group)):
+        marks = 0
+        for k, (_, roles, mates) in enumerate(spec):
+            marks |= (roles >> colour & 1) << (2 * k) | (mates >> colour & 1) << (2 * k + 1)
+        marks_of.append(marks)
+
+    # A shape is an int: the group's size, then whether it holds a real tile, then its marks.
+    layer: dict[tuple[int, ...], tuple[list[int], list[list[Member]]]] = {(): ([], [])}
     for colour, (real, held) in enumerate(group):
-        count = real + held
-        if count == 0:
+        if real + held == 0:
             continue
-        following: set[tuple[tuple[Member, ...], ...]] = set()
-        for groups in layer:
-            for new in range(count + 1):
-                for targets in combinations(range(len(groups)), count - new):
-                    slots = list(targets) + list(range(len(groups), len(groups) + new))
-                    for reals in combinations(range(count), real):
-                        grown = [list(g) for g in groups] + [[] for _ in range(new)]
-                        for n, slot in enumerate(slots):
-                            grown[slot].append((colour, n in reals))
-                        following.add(tuple(sorted(tuple(g) for g in grown)))
+        real_marks = 8 | marks_of[colour] << 4
+        following: dict[tuple[int, ...], tuple[list[int], list[list[Member]]]] = {}
+        for shapes, groups in layer.values():
+            classes: dict[int, list[int]] = {}
+            for n, shape in enumerate(shapes):
+                classes.setdefault(shape, []).append(n)
+            for takes in _class_takes(list(classes.values()), real, held):
+                grown_shapes = list(shapes)
+                grown = [list(members) for members in groups]
+                real_left, held_left = real, held
+                for indexes, (reals, helds) in takes:
+                    for n in indexes[:reals]:
+                        grown[n].append((colour, True))
+                        grown_shapes[n] = (grown_shapes[n] + 1) | real_marks
+                    for n in indexes[reals : reals + helds]:
+                        grown[n].append((colour, False))
+                        grown_shapes[n] += 1
+                    real_left -= reals
+                    held_left -= helds
+                grown += [[(colour, True)] for _ in range(real_left)]
+                grown_shapes += [1 | real_marks] * real_left
+                grown += [[(colour, False)] for _ in range(held_left)]
+                grown_shapes += [1] * held_left
+                key = tuple(sorted(grown_shapes))
+                if key not in following:
+                    following[key] = (grown_shapes, grown)
         layer = following
-    return sorted(layer)
+    return sorted(tuple(sorted(tuple(g) for g in groups)) for _, groups in layer.values())
+
+
+def _class_takes(
+    classes: list[list[int]], real: int, held: int
+) -> Iterator[list[tuple[list[int], tuple[int, int]]]]:
+    """For each class of same-shape groups, how many take a real tile and how many a held
+    joker (each group one tile at most), using at most ``real`` and ``held`` in all."""
+    if not classes:
+        yield []
+        return
+    first, rest = classes[0], classes[1:]
+    for reals in range(min(real, len(first)) + 1):
+        for helds in range(min(held, len(first) - reals) + 1):
+            for tail in _class_takes(rest, real - reals, held - helds):
+                yield [(first, (reals, helds)), *tail]
 
 
 def _with_jokers(partition: tuple[tuple[Member, ...], ...], free: int) -> Partition:
@@ -1804,21 +1942,27 @@ def _replay_groups(
     choice: CellChoice | GroupChoice,
     pending: list[list[Label]],
 ) -> Iterator[_Built]:
-    """The groups of one number. Where colours did not matter the programme saw them sorted, so
-    find the same outcome again for the actual colours."""
+    """The groups of one number. Where colours did not matter the programme saw them sorted
+    (see :func:`_grouped`): its partition names places in that order, so name the colours."""
     free, partition = choice
     if isinstance(partition, int) or isinstance(free, _CellOption):
         raise AssertionError("a group step without a partition")
     if not cell.group_witness:
-        actual = tuple(
-            (sum(isinstance(x, Tile) for x in labels), sum(not isinstance(x, Tile) for x in labels))
-            for labels in pending
+        order = sorted(
+            (
+                (
+                    sum(isinstance(x, Tile) for x in labels),
+                    sum(not isinstance(x, Tile) for x in labels),
+                ),
+                colour,
+            )
+            for colour, labels in enumerate(pending)
+            if labels
         )
-        room = _room_of(partition) if problem.surplus_at_end else 0
-        partition = next(
-            p
-            for f, _, r, p in _group_options(actual, (), problem.surplus_at_end)
-            if f == free and r == room
+        assert tuple(pair for pair, _ in order) == before.group
+        partition = tuple(
+            (tuple((order[place][1], real) for place, real in members), jokers)
+            for members, jokers in partition
         )
     for members, jokers in partition:
         labels = [_take(pending[colour], real) for colour, real in members]
