@@ -327,3 +327,21 @@ def test_caches_are_trimmed_between_solves_without_changing_answers(
     monkeypatch.setattr(solver, "CACHE_LIMIT", 0)
     assert best(["R4 R5 R6 J"], "R7 K9 Y9") == first
     assert len(solver._RUNS) < 100
+
+
+def test_the_garbage_collector_is_left_as_it_was_found() -> None:
+    import gc
+
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        best(["R4 R5 R6"], "R7 K1")
+        assert gc.isenabled()
+        gc.disable()
+        best(["R4 R5 R6"], "R7 K1")
+        assert not gc.isenabled()
+    finally:
+        if was:
+            gc.enable()
+        else:
+            gc.disable()
