@@ -6,14 +6,12 @@ import json
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any
 
-from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import close_old_connections
 
 from rummi_site.jsonapi import ApiError
 
@@ -34,20 +32,13 @@ REFUSE_MESSAGE = {
 # Moves sent on sockets run on their own threads, several at a time: each mostly waits for its
 # database round trips and commit, and Channels' single database thread would queue every
 # socket of the process behind the one move in flight. Moves on one game still go one at a
-# time (the game row is locked); each thread holds its own connection from the pool.
+# time (the game row is locked); each thread holds its own connection from the pool, closed
+# or handed back around each move as database_sync_to_async does.
 _ACT_THREADS = ThreadPoolExecutor(max_workers=settings.RUMMI_ACT_THREADS, thread_name_prefix="act")
-_R = TypeVar("_R")
 
 
-def _on_act_thread(func: Callable[..., _R]) -> Callable[..., Any]:
-    def with_connection(*args: Any) -> _R:
-        close_old_connections()
-        try:
-            return func(*args)
-        finally:
-            close_old_connections()
-
-    return sync_to_async(with_connection, thread_sensitive=False, executor=_ACT_THREADS)
+def _on_act_thread(func: Callable[..., Any]) -> Callable[..., Any]:
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_ACT_THREADS)
 
 
 def viewer_from_scope(scope: dict[str, Any]) -> Viewer:
