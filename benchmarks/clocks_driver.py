@@ -31,7 +31,7 @@ def main() -> None:
 
     from games import services
     from games.models import Game, GameEvent
-    from games.tasks import turn_timeout
+    from games.tasks import CLOCK_LOOKAHEAD
 
     call_command("migrate", verbosity=0)
     users = [get_user_model().objects.create_user(f"p{n}", password="x") for n in range(2)]
@@ -64,16 +64,19 @@ def main() -> None:
             os.killpg(worker.pid, signal.SIGKILL)
             raise SystemExit("clocks bench: the Celery worker was not ready within 60 s")
         time.sleep(0.1)
-    # Clocks shortened for the bench, deadlines spread evenly over one clock.
+    # Clocks shortened for the bench, deadlines spread evenly over one clock. The first comes
+    # after the sweeper's lookahead, as every turn's does on a live site (a move sets the
+    # clock 30 s or more ahead): a deadline nearer than that would be one no sweep saw coming.
     Game.objects.filter(public_id__in=gids).update(clock_seconds=int(clock))
     now = timezone.now()
     first_deadline = {}
+    lead = CLOCK_LOOKAHEAD.total_seconds()
     for n, gid in enumerate(gids):
-        deadline = now + timedelta(seconds=1 + clock * n / games_count)
+        deadline = now + timedelta(seconds=lead + clock * n / games_count)
         Game.objects.filter(public_id=gid).update(deadline=deadline)
         first_deadline[gid] = deadline
-        # As after_change does for every live turn: the fast path, a task at the deadline.
-        turn_timeout.apply_async((gid, 0), eta=deadline + services.TIMEOUT_GRACE)
+    # No task is queued here: as for every live turn, the beat sweeper queues each timeout
+    # in the seconds before its deadline (games/tasks.py, CLOCK_LOOKAHEAD).
     try:
         time.sleep(run_for)
         ended = timezone.now()

@@ -371,6 +371,22 @@ def due_timeouts(now: datetime | None = None) -> list[tuple[str, int]]:
     return list(due.values_list("public_id", "turn_number"))
 
 
+def upcoming_timeouts(
+    within: timedelta, now: datetime | None = None
+) -> list[tuple[str, int, datetime]]:
+    """Live turns whose clock runs out within ``within`` and is not yet due (the due ones
+    are :func:`due_timeouts`): ``(gid, turn_number, deadline)``."""
+    now = now or timezone.now()
+    soon = Game.objects.filter(
+        status=Status.PLAYING,
+        deadline__gt=now - TIMEOUT_GRACE,
+        deadline__lte=now + within,
+        clock_seconds__isnull=False,
+        correspondence_days__isnull=True,
+    )
+    return list(soon.values_list("public_id", "turn_number", "deadline"))
+
+
 def moved_deadline(
     gid: str, turn_number: int, queued_for: datetime | None, now: datetime | None = None
 ) -> datetime | None:

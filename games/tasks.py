@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from celery import shared_task
 from celery.signals import task_postrun, task_prerun, worker_process_init, worker_ready
 from django.conf import settings
+from django.utils import timezone
 
 
 @shared_task(ignore_result=True)
@@ -46,14 +47,25 @@ def schedule_timeout(gid: str, turn_number: int, deadline: datetime) -> None:
     turn_timeout.apply_async((gid, turn_number, deadline.isoformat()), eta=deadline + TIMEOUT_GRACE)
 
 
+# How far ahead each sweep queues the timeouts to come: three sweeps (celery beat sends one a
+# second), so a sweep that is late or dropped, or a slow broker, loses no turn to the slow path.
+CLOCK_LOOKAHEAD = timedelta(seconds=3)
+
+
 @shared_task(ignore_result=True)
 def sweep_timeouts() -> int:
-    """Time out every running turn past its deadline that the fast path missed (celery beat).
+    """Time out every running turn past its deadline (celery beat, every second), and queue the
+    precise timeout of every live turn whose clock runs out before the next sweeps.
+
+    A move does not queue its next turn's timeout itself: turns are far shorter than their
+    clocks, so that was one broker message per move (the largest cost of a move, and a task
+    the worker held until the deadline) for a timeout that almost never came. A turn may be
+    queued by two sweeps; the timeout is keyed on the turn number, so it lands once.
 
     One game that fails (a database error, a bug) is logged and skipped: it must not stop the
     sweep from reaching the games after it.
     """
-    from .services import due_timeouts, timeout
+    from .services import due_timeouts, timeout, upcoming_timeouts
 
     applied = 0
     for gid, turn in due_timeouts():
@@ -61,6 +73,8 @@ def sweep_timeouts() -> int:
             applied += timeout(gid, turn)
         except Exception:
             log.exception("sweep: timing out game %s turn %s failed", gid, turn)
+    for gid, turn, deadline in upcoming_timeouts(within=CLOCK_LOOKAHEAD):
+        schedule_timeout(gid, turn, deadline)
     return applied
 
 
@@ -98,8 +112,10 @@ def queue_turn_work(gid: str, seat: int, turn_number: int, work: tuple[str, Any]
     if kind == "bot":
         bot_turn.apply_async((gid, turn_number), countdown=settings.RUMMI_BOT_PAUSE)
     elif kind == "clock":
-        # Live clocks only: correspondence deadlines are days away and left to the sweeper.
-        schedule_timeout(gid, turn_number, deadline)
+        # Live clocks only (correspondence deadlines are days away). A clock that runs out
+        # before the next sweeps could queue it is queued now; every other is the sweeper's.
+        if deadline - timezone.now() <= CLOCK_LOOKAHEAD:
+            schedule_timeout(gid, turn_number, deadline)
     elif kind == "notice":
         from .models import Game
         from .notices import queue_turn_notice

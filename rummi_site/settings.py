@@ -142,6 +142,9 @@ def celery_broker_from_env(env: Mapping[str, str]) -> tuple[str, dict[str, Any]]
         "data_folder_out": str(folder / "queue"),
         "processed_folder": str(folder / "processed"),
         "control_folder": str(folder / "control"),
+        # Listing a folder is cheap: poll it five times a second, not once (kombu's default),
+        # so a sweep or a timeout queued for a deadline is not held up by the poll.
+        "polling_interval": 0.2,
     }
 
 

@@ -156,3 +156,69 @@ def test_one_failing_game_does_not_stop_the_sweep(
     assert tasks.sweep_timeouts() == 2
     assert [timeouts(Game.objects.get(pk=g.pk)) for g in games] == [0, 1, 1]
     assert f"game {broken}" in caplog.text
+
+
+def queued_timeouts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, Any]]:
+    queued: list[tuple[Any, Any]] = []
+    monkeypatch.setattr(
+        tasks.turn_timeout, "apply_async", lambda args, eta: queued.append((args, eta))
+    )
+    return queued
+
+
+def draw_after_commit(game: Game, players: list[Any], capture: Any) -> None:
+    """The mover draws; what the move queues after its commit runs, as in production."""
+    seat = state_from_record(game.state).turn
+    body = {"expected_seq": game.seq, "key": key()}
+    with capture(execute=True) as callbacks:
+        services.act(game.public_id, viewer(players[seat]), "draw", body)
+    assert callbacks  # the move's after-commit work ran
+
+
+def test_a_move_leaves_a_long_clock_to_the_sweeper(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    game = live_duel(alice, bob)
+    queued = queued_timeouts(monkeypatch)
+    draw_after_commit(game, [alice, bob], capture)
+    game.refresh_from_db()
+    assert (game.deadline - timezone.now()).total_seconds() > 28
+    assert queued == []  # no broker message for a clock 30 s away
+    assert tasks.sweep_timeouts() == 0
+    assert queued == []  # nor from a sweep while it is still far off
+
+
+def test_a_sweep_queues_the_timeouts_due_before_the_next_sweeps(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    soon, later, gone = (live_duel(alice, bob) for _ in range(3))
+    post = live_duel(alice, bob, mode="parlor", days=1)
+    now = timezone.now()
+    Game.objects.filter(pk=soon.pk).update(deadline=now + timedelta(seconds=1.5))
+    Game.objects.filter(pk=later.pk).update(deadline=now + timedelta(seconds=6))
+    Game.objects.filter(pk=post.pk).update(deadline=now + timedelta(seconds=1))
+    expire(gone)
+    queued = queued_timeouts(monkeypatch)
+    assert tasks.sweep_timeouts() == 1  # the expired one, applied at once
+    soon.refresh_from_db()
+    assert queued == [
+        ((soon.public_id, soon.turn_number, soon.deadline.isoformat()),
+         soon.deadline + services.TIMEOUT_GRACE)
+    ]  # fmt: skip
+    assert [timeouts(Game.objects.get(pk=g.pk)) for g in (soon, later, post, gone)] == [0, 0, 0, 1]
+
+
+def test_a_clock_shorter_than_the_sweep_lookahead_is_queued_by_the_move(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    game = live_duel(alice, bob)
+    Game.objects.filter(pk=game.pk).update(clock_seconds=1)
+    queued = queued_timeouts(monkeypatch)
+    draw_after_commit(game, [alice, bob], capture)
+    game.refresh_from_db()
+    assert queued == [
+        ((game.public_id, game.turn_number, game.deadline.isoformat()),
+         game.deadline + services.TIMEOUT_GRACE)
+    ]  # fmt: skip
