@@ -62,8 +62,12 @@ REDIS_URL = setting("RUMMI_BENCH_REDIS_URL", "redis://127.0.0.1:6379/3")
 GAMES = int(setting("RUMMI_BENCH_LIVE_GAMES", "250"))
 STEP_SECONDS = float(setting("RUMMI_BENCH_LIVE_SECONDS", "20"))
 PACE = float(setting("RUMMI_BENCH_LIVE_PACE", "200"))
-FASTER = [float(p) for p in setting("RUMMI_BENCH_LIVE_FASTER", "300,400,500,600,800").split(",")]
-SLOWER = [float(p) for p in setting("RUMMI_BENCH_LIVE_SLOWER", "150,100,75,50,30,20,10").split(",")]
+FASTER = [
+    float(p) for p in setting("RUMMI_BENCH_LIVE_FASTER", "300,400,500,600,800").split(",") if p
+]
+SLOWER = [
+    float(p) for p in setting("RUMMI_BENCH_LIVE_SLOWER", "150,100,75,50,30,20,10").split(",") if p
+]
 SERVERS = [int(n) for n in setting("RUMMI_BENCH_LIVE_SERVERS", "1,2").split(",")]
 # To measure a variant without touching the site: another settings module or ASGI application.
 SETTINGS = setting("RUMMI_BENCH_LIVE_SETTINGS", "rummi_site.settings")

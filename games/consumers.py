@@ -15,7 +15,7 @@ from django.conf import settings
 
 from rummi_site.jsonapi import ApiError
 
-from .live import SPECTATOR, group_name
+from .live import SPECTATOR, frames_held, group_name
 from .models import Game
 from .services import Viewer, act, game_summary, seat_of
 
@@ -106,20 +106,27 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not isinstance(message, dict) or message.get("type") != "act":
             await self.send(text_data=json.dumps(REFUSE_MESSAGE))
             return
-        await self.send(text_data=json.dumps(await self._act(message)))
+        answer, frames = await self._act(message)
+        # The game's frames go out from this loop, as a frame sent from a thread would go
+        # anyway, but without the thread waiting on the hop; the mover's answer follows them.
+        for group, update in frames:
+            await self.channel_layer.group_send(group, update)
+        await self.send(text_data=json.dumps(answer))
 
     @_on_act_thread
-    def _act(self, message: dict[str, Any]) -> dict[str, Any]:
+    def _act(self, message: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
         """An action sent on the socket: the same service call, checks and answers as
         ``POST /api/games/<gid>/<action>``, for the viewer who opened the socket (the socket's
-        Origin was checked when it opened, as CSRF is checked for a POST)."""
+        Origin was checked when it opened, as CSRF is checked for a POST). Returns the answer
+        and the group messages the action's commit made, for the loop to send."""
         key = message.get("key")
         reply = {"type": "answer", "key": key if isinstance(key, str) else None}
-        try:
-            answer = act(self.gid, self.viewer, str(message.get("action")), message)
-            return {**reply, "status": 200, **answer}
-        except ApiError as error:
-            return {**reply, "status": error.status, **error.body}
+        with frames_held() as frames:
+            try:
+                answer = act(self.gid, self.viewer, str(message.get("action")), message)
+                return {**reply, "status": 200, **answer}, frames
+            except ApiError as error:
+                return {**reply, "status": error.status, **error.body}, frames
 
     async def game_update(self, message: dict[str, Any]) -> None:
         text = message["frames"].get(self.viewer_key)

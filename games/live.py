@@ -8,12 +8,14 @@ never reaches a socket that is not its owner's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
 import logging
 import threading
 import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -29,6 +31,10 @@ SEND_TIMEOUT_S = 10.0
 RELAY_PATH = "/internal/frames"
 RELAY_TIMEOUT_S = 2.0
 log = logging.getLogger(__name__)
+
+# While a thread holds frames (``frames_held``), what it broadcasts is collected for its caller
+# to send instead of being sent from the thread.
+_held = threading.local()
 
 # In a Celery worker process, frames go out through one event loop kept for the process, so
 # the channel layer keeps its Redis connections: ``async_to_sync`` would make a new loop, and
@@ -93,6 +99,10 @@ def broadcast(
         relay(gid, texts)
         return
     message = {"type": "game.update", "frames": texts}
+    held: list[tuple[str, dict[str, Any]]] | None = getattr(_held, "messages", None)
+    if held is not None:
+        held.append((group_name(gid), message))
+        return
     if _sender_loop is None:
         async_to_sync(layer.group_send)(group_name(gid), message)
         return
@@ -100,6 +110,22 @@ def broadcast(
         layer.group_send(group_name(gid), message), _sender_loop
     )
     sent.result(SEND_TIMEOUT_S)
+
+
+@contextlib.contextmanager
+def frames_held() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Collect the group messages this thread's changes broadcast, as ``(group, message)``.
+
+    For a caller that runs the change on a worker thread of an event loop (the game socket):
+    it sends them on its loop afterwards, rather than each broadcast blocking its thread on a
+    hop to the loop (``async_to_sync``) and back.
+    """
+    messages: list[tuple[str, dict[str, Any]]] = []
+    _held.messages = messages
+    try:
+        yield messages
+    finally:
+        _held.messages = None
 
 
 def start_sender_loop() -> None:

@@ -84,6 +84,21 @@ def lock_game(gid: str) -> Game | None:
     return game
 
 
+def release(game: Game) -> None:
+    """Break the reference cycles between a game from :func:`lock_game` and its seats.
+
+    Each seat points to the game and the game's seat cache (through the queryset's hints) to
+    it; left to the cyclic collector, that was about 46 objects of garbage per move, whose
+    collections paused a web process for 20-40 ms every few seconds under load.
+    """
+    cached = getattr(game, "_prefetched_objects_cache", {}).pop("seats", None)
+    for seat in getattr(cached, "_result_cache", None) or ():
+        seat._state.fields_cache.clear()
+    if cached is not None:
+        cached._result_cache = None
+        cached._hints.clear()
+
+
 def _prep(model: type[models.Model], name: str, value: Any) -> Any:
     return model._meta.get_field(name).get_db_prep_save(value, connection)
 

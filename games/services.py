@@ -239,6 +239,15 @@ def _act_locked(
     game = rows.lock_game(gid)
     if game is None:
         raise ServiceError(404, "no_such_game", "There is no such game.")
+    try:
+        return _act_on(game, viewer, name, body, key, expected)
+    finally:
+        rows.release(game)
+
+
+def _act_on(
+    game: Game, viewer: Viewer, name: str, body: dict[str, Any], key: str, expected: int
+) -> dict[str, Any]:
     seat = seat_of(game, viewer)
     if seat is None:
         raise ServiceError(403, "not_a_player", "You are not playing in this game.")
@@ -257,14 +266,15 @@ def _act_locked(
     if game.status != Status.PLAYING:
         raise ServiceError(409, "not_playing", "This game is not being played now.")
     action = ACTIONS[name](seat.index, body)
-    apply_action(game, action)
-    answer = _answer(game, seat.index)
+    state, _ = apply_action(game, action)
+    answer = {"seq": game.seq, "view": view_for(state, seat.index)}
     rows.insert_receipt(game, seat.index, key, answer, timezone.now())
     return answer
 
 
-def apply_action(game: Game, action: Action) -> list[Event]:
-    """Run an action through the engine on a locked game and append what happened."""
+def apply_action(game: Game, action: Action) -> tuple[GameState, list[Event]]:
+    """Run an action through the engine on a locked game and append what happened; return
+    the new state (the one now cached on the game) and the events."""
     state = state_from_record(game.state or {})
     try:
         state, events = apply(state, action, bytes.fromhex(game.seed))
@@ -274,7 +284,7 @@ def apply_action(game: Game, action: Action) -> list[Event]:
         raise ServiceError(400, "bad_action", str(error)) from None
     _record(game, state, events)
     rows.save_fields(game, RECORDED_FIELDS)
-    return events
+    return state, events
 
 
 # What _record changes on the game row.
