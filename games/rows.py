@@ -11,6 +11,7 @@ written here are exactly what the ORM reads and writes.
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from functools import cache
@@ -50,6 +51,41 @@ def _cursor() -> Iterator[Any]:
         if connection.timezone != getattr(loader, "timezone", None):
             register_tzloader(connection.timezone, cursor)
         yield cursor
+
+
+@contextlib.contextmanager
+def pipelined() -> Iterator[None]:
+    """Send the statements of the block in as few round trips as its reads allow.
+
+    On PostgreSQL, psycopg's pipeline mode: a move's ``BEGIN`` goes with the locking
+    ``SELECT``, its three writes go together (:func:`flush`), then the ``COMMIT``: three round
+    trips instead of seven, each a wake-up of the server's process and of ours. Elsewhere it
+    does nothing.
+    """
+    if connection.vendor != "postgresql":
+        yield
+        return
+    connection.ensure_connection()
+    outer = getattr(_local, "pipeline", None)
+    with connection.wrap_database_errors, connection.connection.pipeline() as pipeline:
+        _local.pipeline = pipeline
+        try:
+            yield
+        finally:
+            _local.pipeline = outer
+
+
+# The pipeline open on this thread's connection, if any (Django's connections are per thread).
+_local = threading.local()
+
+
+def flush() -> None:
+    """Send the statements queued in :func:`pipelined` and raise what they raised, as the
+    Django exception (a racing move's IntegrityError), here inside the transaction."""
+    pipeline = getattr(_local, "pipeline", None)
+    if pipeline is not None:
+        with connection.wrap_database_errors:
+            pipeline.sync()
 
 
 def _quote(name: str) -> str:

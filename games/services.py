@@ -220,7 +220,7 @@ def act(gid: str, viewer: Viewer, name: str, body: dict[str, Any]) -> dict[str, 
     if not isinstance(expected, int) or isinstance(expected, bool):
         raise ServiceError(400, "bad_seq", "Each action needs expected_seq, an integer.")
     try:
-        with transaction.atomic():
+        with rows.pipelined(), transaction.atomic():
             return _act_locked(gid, viewer, name, body, key, expected)
     except IntegrityError:
         # A racing writer took this seq (or key) between our check and our insert.
@@ -269,6 +269,7 @@ def _act_on(
     state, _ = apply_action(game, action)
     answer = {"seq": game.seq, "view": view_for(state, seat.index)}
     rows.insert_receipt(game, seat.index, key, answer, timezone.now())
+    rows.flush()  # the writes' errors (a racer's IntegrityError) surface here, in the transaction
     return answer
 
 
