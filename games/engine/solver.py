@@ -394,7 +394,7 @@ def _play_leaving(
     future = _future_gains(reduced, cells)
     if _upper_bound(reduced, cells, future) < most:
         return None
-    found = _search(reduced, cells, future, floor=most, width=ALL_OR_NOTHING_WIDTHS[0])
+    found = _search(reduced, cells, future, floor=most, width=TRY_WIDTH)
     if found is None:
         return None
     after = _assign_ids(rules, kinds, kept, rack, _melds_of(reduced, cells, found), True)
@@ -584,6 +584,7 @@ Back = tuple[int, CellChoice | GroupChoice]  # the packed state before, and the 
 
 
 ALL_OR_NOTHING_WIDTHS = (16, 64)
+TRY_WIDTH = 8  # the beam of a try that leaves melds alone
 GUESS_WIDTHS = (32, 256)
 TOP_DOWN_PASSES = 3  # exact passes from the top before a beam guesses
 
