@@ -299,6 +299,10 @@ def _solve_ids(
         problem = replace(problem, tile_weight=1, point_weight=POINTS_FIRST_WEIGHT)
     elif prefer != "tiles":
         raise InvalidInput(f"prefer must be 'tiles' or 'points', not {prefer!r}")
+    if initial_meld_done:
+        around = _play_around_idle_melds(rules, kinds, table, rack, problem)
+        if around is not None:
+            return around
     found = _best_melds(problem)
     if found is None:
         return None
@@ -315,6 +319,86 @@ def _solve_ids(
             return None
         after = _assign_ids(rules, kinds, table, rack, found, True)
     return after
+
+
+def _play_around_idle_melds(
+    rules: Rules,
+    kinds: Sequence[Tile],
+    table: Sequence[Sequence[int]],
+    rack: Sequence[int],
+    problem: _Problem,
+) -> tuple[tuple[int, ...], ...] | None:
+    """A best play that leaves some table melds as they are, if there is one; else ``None``.
+
+    Table jokers and big tables are what make the programme slow. Leaving a meld alone is always
+    legal (a joker in it stays beside its old mates, RULES.md rule 5), so a play of the rest of
+    the table is a play of the whole position, and when it reaches the whole position's upper
+    bound it is a best play. Two tries, each one beam: first leave alone the melds holding a
+    joker and the melds with no tile a rack tile could meld with (same number, or same colour
+    and at most two apart), then only the melds holding a joker.
+    """
+    most = _upper_bound(problem, _cells(problem))
+    if most <= 0:
+        return None
+    jokered = [any(kinds[i].is_joker for i in meld) for meld in table]
+    near = {(kinds[i].colour, kinds[i].number) for i in rack if not kinds[i].is_joker}
+    idle = [
+        held or not any(_could_join(kinds[i], near) for i in meld)
+        for held, meld in zip(jokered, table, strict=True)
+    ]
+    tries = [frozen for frozen in (idle, jokered) if _worth_leaving(table, frozen, jokered)]
+    if tries[1:] and tries[1] == tries[0]:
+        del tries[1]
+    for frozen in tries:
+        found = _play_leaving(rules, kinds, table, rack, problem, frozen, most)
+        if found is not None:
+            return found
+    return None
+
+
+def _worth_leaving(
+    table: Sequence[Sequence[int]], frozen: Sequence[bool], jokered: Sequence[bool]
+) -> bool:
+    """Whether leaving ``frozen`` alone makes a problem much smaller than the whole table: a
+    try that fails costs about what the whole table's first beam does."""
+    if any(left and held for left, held in zip(frozen, jokered, strict=True)):
+        return True
+    left_alone = sum(len(meld) for meld, left in zip(table, frozen, strict=True) if left)
+    return 4 * left_alone >= sum(len(meld) for meld in table) > 0
+
+
+def _could_join(tile: Tile, near: set[tuple[str | None, int]]) -> bool:
+    return any(
+        tile.number == number or (tile.colour == colour and abs(tile.number - number) <= 2)
+        for colour, number in near
+    )
+
+
+def _play_leaving(
+    rules: Rules,
+    kinds: Sequence[Tile],
+    table: Sequence[Sequence[int]],
+    rack: Sequence[int],
+    problem: _Problem,
+    frozen: Sequence[bool],
+    most: int,
+) -> tuple[tuple[int, ...], ...] | None:
+    """A play scoring ``most`` that leaves the ``frozen`` table melds alone, found by a beam."""
+    kept = [meld for meld, left in zip(table, frozen, strict=True) if not left]
+    reduced = replace(
+        _turn_problem(rules, kinds, kept, rack),
+        tile_weight=problem.tile_weight,
+        point_weight=problem.point_weight,
+    )
+    cells = _cells(reduced)
+    future = _future_gains(reduced, cells)
+    if _upper_bound(reduced, cells, future) < most:
+        return None
+    found = _search(reduced, cells, future, floor=most, width=TRY_WIDTH)
+    if found is None:
+        return None
+    after = _assign_ids(rules, kinds, kept, rack, _melds_of(reduced, cells, found), True)
+    return after + tuple(tuple(meld) for meld, left in zip(table, frozen, strict=True) if left)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -421,7 +505,9 @@ class _Cell:
 
 def _cells(problem: _Problem) -> list[_Cell]:
     freeable_bits = _live_bits(problem, ~problem.freeable)
-    jokers = problem.rack_jokers + len(problem.table_jokers)
+    # A table joker that cannot be replaced stands for one of its old tiles (in the supply);
+    # only rack jokers and table jokers that may be freed can stand for anything.
+    jokers = problem.most_free
     cells = []
     for number in range(1, problem.numbers + 1):
         witness = bool(problem.freeable) and bool(_group_spec(problem, number, problem.freeable))
@@ -498,6 +584,7 @@ Back = tuple[int, CellChoice | GroupChoice]  # the packed state before, and the 
 
 
 ALL_OR_NOTHING_WIDTHS = (16, 64)
+TRY_WIDTH = 8  # the beam of a try that leaves melds alone
 GUESS_WIDTHS = (32, 256)
 TOP_DOWN_PASSES = 3  # exact passes from the top before a beam guesses
 
@@ -518,7 +605,7 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
     """
     cells = _cells(problem)
     future = _future_gains(problem, cells)
-    most = future[0] + problem.rack_jokers * problem.joker_score
+    most = _upper_bound(problem, cells, future)
     if most <= 0:
         return None
     memo = _memos(problem, cells)
@@ -749,11 +836,20 @@ def _future_gains(problem: _Problem, cells: Sequence[_Cell]) -> list[int]:
     return future
 
 
+def _upper_bound(
+    problem: _Problem, cells: Sequence[_Cell], future: Sequence[int] | None = None
+) -> int:
+    """What any play scores at most: every rack tile that could be in a meld, every rack joker."""
+    if future is None:
+        future = _future_gains(problem, cells)
+    return future[0] + problem.rack_jokers * problem.joker_score
+
+
 def _could_meld(problem: _Problem, colour: int, number: int, jokers: int) -> bool:
     """Whether a tile could be in some meld with the tiles and jokers there are."""
 
     def there(c: int, n: int) -> bool:
-        return problem.must[c][n] + problem.may[c][n] > 0
+        return problem.supply[c][n] > 0
 
     for start in range(max(1, number - 2), min(number, problem.numbers - 2) + 1):
         window = [n for n in range(start, start + 3) if n != number]
