@@ -39,7 +39,7 @@ Melds = tuple[tuple[int, ...], ...]
 
 BEGINNER_MISSES = 0.3  # chance to overlook each meld it could lay down
 CASUAL_MISSES = 0.1
-RISK_RACK = 4  # an opponent with this many tiles or fewer may go out on the master's play
+RISK_RACK = 6  # an opponent with this many tiles or fewer may go out on the master's play
 TILE_WORTH = 0.002  # a tile played, in chances of letting such an opponent go out
 LEFT_OUT_TRIES = 4  # plays without one tile tried, at most (each is a solver run)
 SOLVER_FITS = 12  # solver runs a turn, at most, to tell whether a tile fits after rearranging
@@ -245,9 +245,9 @@ class _Risk:
     master counts the unseen tiles (the pool and the other racks) that are stuck now and would
     fit after its play: with one tile left, the chance is their share of the stuck tiles; with
     more, the share of stuck pairs that would both fit, or that would make a meld with a tile of
-    its play that could be taken back off the table (with three or four tiles that is the
+    its play that could be taken back off the table (with three to six tiles that is the
     chance of shedding two at once rather than of going out; counting it measured better than
-    ignoring those opponents). Only tiles near the ones played (same
+    ignoring those opponents, up to six tiles). Only tiles near the ones played (same
     number, or same colour within two) are tried with the solver (after a quick test: at the
     end of a meld, into a group, splitting a run); the count of stuck tiles uses the quick
     test alone, and at most ``SOLVER_FITS`` solver runs are spent a turn, since on a crowded

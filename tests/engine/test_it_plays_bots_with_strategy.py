@@ -48,9 +48,15 @@ def test_only_strong_and_up_rearrange_the_table() -> None:
 
 
 def test_the_master_plays_like_strong_while_no_opponent_is_close() -> None:
-    state = position(["R4 R5 R6"], "R7 K1 Y9", opponent=6)
+    state = position(["R4 R5 R6"], "R7 K1 Y9", opponent=7)
     assert played_codes(state, "strong") == ["R7"]
     assert played_codes(state, "master") == ["R7"]
+
+
+def test_the_master_already_holds_back_against_an_opponent_with_six_tiles() -> None:
+    state = position(["R4 R5 R6"], "R7 K1 Y9", opponent=6)  # R7 would let R8 and a pair out
+    assert played_codes(state, "strong") == ["R7"]
+    assert choose_action(view_for(state, 0), random.Random(1), "master") == Draw(0)
 
 
 def test_the_master_draws_rather_than_open_a_place_for_a_last_tile() -> None:
