@@ -6,6 +6,9 @@ with the seats swapped, so each strength starts exactly half the games and both 
 tiles. A game is won by whoever goes out, or by the blocked round's winner; a shared win counts
 half. The seconds each move of the stronger bot took are reported too (mean and max), since bots
 play live games and should answer within a second or two.
+
+``RUMMI_BENCH_WORKERS`` (an environment variable) caps the worker processes; by default there is
+one per core. On a shared machine, ``RUMMI_BENCH_WORKERS=1`` keeps the bench to one core.
 """
 
 from __future__ import annotations
@@ -61,8 +64,14 @@ def _play(job: tuple[tuple[str, str], int]) -> Outcome:
     return play_game(*job)
 
 
+def workers() -> int:
+    """Worker processes: ``RUMMI_BENCH_WORKERS`` if set, else one per core."""
+    wanted = os.environ.get("RUMMI_BENCH_WORKERS", "")
+    return int(wanted) if wanted.strip() else os.cpu_count() or 1
+
+
 def match_up(weaker: str, stronger: str, games: int, first_seed: int) -> dict[str, Any]:
-    """Play ``games`` games (each deal twice, seats swapped) on every core there is."""
+    """Play ``games`` games (each deal twice, seats swapped) on ``workers()`` processes."""
     wins = {weaker: 0.0, stronger: 0.0}
     unfinished = 0
     turns = 0
@@ -71,7 +80,7 @@ def match_up(weaker: str, stronger: str, games: int, first_seed: int) -> dict[st
         ((weaker, stronger) if n % 2 == 0 else (stronger, weaker), first_seed + n // 2)
         for n in range(games)
     ]
-    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+    with ProcessPoolExecutor(max_workers=workers()) as pool:
         outcomes = list(pool.map(_play, jobs, chunksize=4))
     stronger_moves: list[float] = []
     for outcome in outcomes:

@@ -10,10 +10,10 @@ Strengths, weakest first (``BOT_STRENGTHS``):
 * ``beginner`` lays down only whole melds from its own rack, and sometimes overlooks one;
 * ``casual`` also adds single rack tiles to the ends of table melds, never rearranging;
 * ``strong`` plays the solver's best play every turn (most tiles, then most points);
-* ``master`` plays the solver's best play too, but it always goes out when it can and, while an
-  opponent is a few tiles from going out, it holds tiles back (or draws) rather than lay
-  down what would likely let that opponent go out, taking the most points off its rack among
-  equally safe plays (see ``_master_play``).
+* ``master`` plays the solver's best play too, but it always goes out when it can, it keeps the
+  jokers that would lay down no other tile, and, while an opponent is a few tiles from going
+  out, it holds tiles back (or draws) rather than lay down what would likely let that opponent
+  go out, taking the most points off its rack among equally safe plays (see ``_master_play``).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ Melds = tuple[tuple[int, ...], ...]
 
 BEGINNER_MISSES = 0.3  # chance to overlook each meld it could lay down
 CASUAL_MISSES = 0.1
-RISK_RACK = 4  # an opponent with this many tiles or fewer may go out on the master's play
+RISK_RACK = 6  # an opponent with this many tiles or fewer may go out on the master's play
 TILE_WORTH = 0.002  # a tile played, in chances of letting such an opponent go out
 LEFT_OUT_TRIES = 4  # plays without one tile tried, at most (each is a solver run)
 SOLVER_FITS = 12  # solver runs a turn, at most, to tell whether a tile fits after rearranging
@@ -174,13 +174,15 @@ def _master_play(me: _Seat) -> Melds | None:
     points, drawing) by the chance it gives that opponent to go out next turn (:class:`_Risk`),
     against ``TILE_WORTH`` for each tile it plays: it holds back (Technique 1 of the strategy
     notes) or draws when playing is too dangerous, and among equally safe turns it takes the
-    most points off its rack. It always goes out when it can.
+    most points off its rack. It always goes out when it can, and otherwise plays without the
+    jokers its best play would lay down spare (:func:`_keeping_spare_jokers`).
     """
     best = solve_ids(me.rules, me.kinds, me.table, me.rack, me.opened)
     if best is None or len(me.played(best)) == len(me.rack) or not me.opened:
         return best  # nothing to play, going out, or the opening
+    rack, best = _keeping_spare_jokers(me, best)
     close = [count for count, opened in me.rivals if opened and count <= RISK_RACK]
-    if not close:
+    if best is None or not close:
         return best
     risk = _Risk(me, min(close))
     choices: dict[frozenset[int], Melds | None] = {
@@ -188,11 +190,9 @@ def _master_play(me: _Seat) -> Melds | None:
         frozenset(me.played(best)): best,
     }
     for left_out in sorted(me.played(best), key=risk.danger, reverse=True)[:LEFT_OUT_TRIES]:
-        rest = [i for i in me.rack if i != left_out]
+        rest = [i for i in rack if i != left_out]
         _add_choice(me, choices, solve_ids(me.rules, me.kinds, me.table, rest, True))
-    _add_choice(
-        me, choices, solve_ids(me.rules, me.kinds, me.table, me.rack, True, prefer="points")
-    )
+    _add_choice(me, choices, solve_ids(me.rules, me.kinds, me.table, rack, True, prefer="points"))
 
     def worth(played: frozenset[int]) -> tuple[float, int]:
         table = choices[played]
@@ -202,6 +202,32 @@ def _master_play(me: _Seat) -> Melds | None:
         return TILE_WORTH * len(played) - risk.of(table, played), points
 
     return choices[max(sorted(choices, key=sorted), key=worth)]
+
+
+def _keeping_spare_jokers(me: _Seat, best: Melds) -> tuple[tuple[int, ...], Melds | None]:
+    """The rack to play from and its best play, holding back the jokers ``best`` lays down spare.
+
+    The solver lays a joker down wherever there is room, though often it takes no other tile
+    with it: then it is one tile off the rack, but a free joker on the table for an opponent
+    to take (Technique 4 of the strategy notes) and one fewer in hand for a pair that a draw or
+    a table change will not complete. Held, it stays playable on almost any table, so it never
+    keeps the master from going out (``_master_play`` goes out whenever it can). So the master
+    plays without as many of its jokers as it can while that lays down as many real tiles as
+    ``best`` does; with nothing real left to lay down it draws.
+    """
+    jokers = [i for i in me.rack if me.kinds[i].is_joker]
+    real = _real_tiles(me, best)
+    for kept in range(len(jokers), 0, -1):
+        rack = tuple(i for i in me.rack if i not in jokers[:kept])
+        play = solve_ids(me.rules, me.kinds, me.table, rack, True)
+        if _real_tiles(me, play) >= real:
+            return rack, play
+    return me.rack, best
+
+
+def _real_tiles(me: _Seat, table: Melds | None) -> int:
+    """Rack tiles other than jokers that ``table`` lays down."""
+    return sum(not me.kinds[i].is_joker for i in me.played(table)) if table is not None else 0
 
 
 def _add_choice(
@@ -219,9 +245,9 @@ class _Risk:
     master counts the unseen tiles (the pool and the other racks) that are stuck now and would
     fit after its play: with one tile left, the chance is their share of the stuck tiles; with
     more, the share of stuck pairs that would both fit, or that would make a meld with a tile of
-    its play that could be taken back off the table (with three or four tiles that is the
+    its play that could be taken back off the table (with three to six tiles that is the
     chance of shedding two at once rather than of going out; counting it measured better than
-    ignoring those opponents). Only tiles near the ones played (same
+    ignoring those opponents, up to six tiles). Only tiles near the ones played (same
     number, or same colour within two) are tried with the solver (after a quick test: at the
     end of a meld, into a group, splitting a run); the count of stuck tiles uses the quick
     test alone, and at most ``SOLVER_FITS`` solver runs are spent a turn, since on a crowded

@@ -48,9 +48,15 @@ def test_only_strong_and_up_rearrange_the_table() -> None:
 
 
 def test_the_master_plays_like_strong_while_no_opponent_is_close() -> None:
-    state = position(["R4 R5 R6"], "R7 K1 Y9", opponent=6)
+    state = position(["R4 R5 R6"], "R7 K1 Y9", opponent=7)
     assert played_codes(state, "strong") == ["R7"]
     assert played_codes(state, "master") == ["R7"]
+
+
+def test_the_master_already_holds_back_against_an_opponent_with_six_tiles() -> None:
+    state = position(["R4 R5 R6"], "R7 K1 Y9", opponent=6)  # R7 would let R8 and a pair out
+    assert played_codes(state, "strong") == ["R7"]
+    assert choose_action(view_for(state, 0), random.Random(1), "master") == Draw(0)
 
 
 def test_the_master_draws_rather_than_open_a_place_for_a_last_tile() -> None:
@@ -82,3 +88,31 @@ def test_the_master_ignores_an_opponent_who_has_not_made_the_initial_meld() -> N
 def test_the_master_goes_out_in_one_go_when_it_can() -> None:
     state = position(["R4 R5 R6"], "R7 J K1 K2 K3")
     assert played_codes(state, "master") == ["J", "K1", "K2", "K3", "R7"]
+
+
+def test_the_master_keeps_a_joker_that_lays_down_no_other_tile() -> None:
+    state = position(["R4 R5 R6"], "R7 J K1 K5")
+    assert played_codes(state, "strong") == ["J", "R7"]
+    assert played_codes(state, "master") == ["R7"]
+
+
+def test_the_master_draws_rather_than_lay_down_only_a_joker() -> None:
+    state = position(["R4 R5 R6"], "J K1 K5")
+    assert played_codes(state, "strong") == ["J"]
+    assert choose_action(view_for(state, 0), random.Random(1), "master") == Draw(0)
+
+
+def test_the_master_spends_a_joker_that_lays_down_more_tiles() -> None:
+    state = position(["R4 R5 R6"], "R7 J K1 K2 K9")  # J K1 K2 is a meld, K1 K2 is not
+    assert played_codes(state, "master") == ["J", "K1", "K2", "R7"]
+
+
+def test_the_master_keeps_only_the_joker_it_does_not_need() -> None:
+    state = position(["R4 R5 R6"], "J J K1 K2 K9")
+    assert played_codes(state, "strong") == ["J", "J", "K1", "K2"]
+    assert played_codes(state, "master") == ["J", "K1", "K2"]
+
+
+def test_the_master_goes_out_with_its_jokers() -> None:
+    state = position(["R4 R5 R6"], "R7 J")
+    assert played_codes(state, "master") == ["J", "R7"]
