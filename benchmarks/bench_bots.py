@@ -66,8 +66,14 @@ def _play(job: tuple[tuple[str, str], int]) -> Outcome:
 
 def workers() -> int:
     """Worker processes: ``RUMMI_BENCH_WORKERS`` if set, else one per core."""
-    wanted = os.environ.get("RUMMI_BENCH_WORKERS", "")
-    return int(wanted) if wanted.strip() else os.cpu_count() or 1
+    wanted = os.environ.get("RUMMI_BENCH_WORKERS", "").strip()
+    if not wanted:
+        return os.cpu_count() or 1
+    if not wanted.isdigit() or int(wanted) < 1:
+        raise SystemExit(
+            f"bench bots: RUMMI_BENCH_WORKERS must be a whole number >= 1, not {wanted!r}"
+        )
+    return int(wanted)
 
 
 def match_up(weaker: str, stronger: str, games: int, first_seed: int) -> dict[str, Any]:

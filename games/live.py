@@ -121,11 +121,12 @@ def frames_held() -> Iterator[list[tuple[str, dict[str, Any]]]]:
     hop to the loop (``async_to_sync``) and back.
     """
     messages: list[tuple[str, dict[str, Any]]] = []
+    outer = getattr(_held, "messages", None)
     _held.messages = messages
     try:
         yield messages
     finally:
-        _held.messages = None
+        _held.messages = outer
 
 
 def start_sender_loop() -> None:

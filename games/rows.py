@@ -53,6 +53,10 @@ def _cursor() -> Iterator[Any]:
         yield cursor
 
 
+# The pipeline open on this thread's connection, if any (Django's connections are per thread).
+_local = threading.local()
+
+
 @contextlib.contextmanager
 def pipelined() -> Iterator[None]:
     """Send the statements of the block in as few round trips as its reads allow.
@@ -73,10 +77,6 @@ def pipelined() -> Iterator[None]:
             yield
         finally:
             _local.pipeline = outer
-
-
-# The pipeline open on this thread's connection, if any (Django's connections are per thread).
-_local = threading.local()
 
 
 def flush() -> None:

@@ -267,7 +267,7 @@ def _act_on(
         raise ServiceError(409, "not_playing", "This game is not being played now.")
     action = ACTIONS[name](seat.index, body)
     state, _ = apply_action(game, action)
-    answer = {"seq": game.seq, "view": view_for(state, seat.index)}
+    answer = _answer(game, seat.index, state)
     rows.insert_receipt(game, seat.index, key, answer, timezone.now())
     rows.flush()  # the writes' errors (a racer's IntegrityError) surface here, in the transaction
     return answer
@@ -388,14 +388,15 @@ def upcoming_timeouts(
     """Live turns whose clock runs out within ``within`` and is not yet due (the due ones
     are :func:`due_timeouts`): ``(gid, turn_number, deadline)``."""
     now = now or timezone.now()
-    soon = Game.objects.filter(
-        status=Status.PLAYING,
-        deadline__gt=now - TIMEOUT_GRACE,
-        deadline__lte=now + within,
-        clock_seconds__isnull=False,
-        correspondence_days__isnull=True,
-    )
+    soon = _live_clocks().filter(deadline__gt=now - TIMEOUT_GRACE, deadline__lte=now + within)
     return list(soon.values_list("public_id", "turn_number", "deadline"))
+
+
+def _live_clocks() -> Any:
+    """Games being played on a live clock (seconds a move, not correspondence days)."""
+    return Game.objects.filter(
+        status=Status.PLAYING, clock_seconds__isnull=False, correspondence_days__isnull=True
+    )
 
 
 def moved_deadline(
@@ -407,17 +408,7 @@ def moved_deadline(
     restart's grace) rather than leave the turn to the sweeper.
     """
     now = now or timezone.now()
-    game = (
-        Game.objects.filter(
-            public_id=gid,
-            status=Status.PLAYING,
-            turn_number=turn_number,
-            clock_seconds__isnull=False,
-            correspondence_days__isnull=True,
-        )
-        .only("deadline")
-        .first()
-    )
+    game = _live_clocks().filter(public_id=gid, turn_number=turn_number).only("deadline").first()
     if game is None or game.deadline is None or game.deadline + TIMEOUT_GRACE <= now:
         return None
     if queued_for is not None and game.deadline <= queued_for:
@@ -434,12 +425,7 @@ def grant_restart_grace(now: datetime | None = None) -> list[tuple[str, int, dat
     now = now or timezone.now()
     until = now + timedelta(seconds=settings.RUMMI_RESTART_GRACE)
     with transaction.atomic():
-        running = Game.objects.select_for_update(skip_locked=True).filter(
-            status=Status.PLAYING,
-            correspondence_days__isnull=True,
-            clock_seconds__isnull=False,
-            deadline__lt=until,
-        )
+        running = _live_clocks().select_for_update(skip_locked=True).filter(deadline__lt=until)
         moved = list(running.values_list("pk", "public_id", "turn_number"))
         Game.objects.filter(pk__in=[pk for pk, _, _ in moved]).update(deadline=until)
     return [(gid, turn, until) for _, gid, turn in moved]
@@ -448,8 +434,10 @@ def grant_restart_grace(now: datetime | None = None) -> list[tuple[str, int, dat
 # Reading
 
 
-def _answer(game: Game, seat: int | None) -> dict[str, Any]:
-    state = state_from_record(game.state) if game.state else None
+def _answer(game: Game, seat: int | None, state: GameState | None = None) -> dict[str, Any]:
+    """The seq and the seat's view; ``state`` when the caller holds the game's state already."""
+    if state is None and game.state:
+        state = state_from_record(game.state)
     return {"seq": game.seq, "view": view_for(state, seat) if state else None}
 
 
