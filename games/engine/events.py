@@ -7,7 +7,7 @@ order); :func:`games.engine.state.event_for` makes the copy a given viewer may s
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .errors import InvalidInput
@@ -21,9 +21,17 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: tuples become lists, ``kind`` names the event."""
-        data: dict[str, Any] = _thawed(asdict(self))
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:
+            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in fields(self))
+        # Not dataclasses.asdict: its deep copy cost more than the rest of a move's events.
+        data: dict[str, Any] = {name: _thawed(getattr(self, name)) for name in names}
         data["kind"] = self.kind
         return data
+
+
+# Each event class's field names, looked up once (to_dict runs for every event of every frame).
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)

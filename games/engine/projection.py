@@ -14,7 +14,8 @@ from .state import GameState
 
 
 def tile_codes(state: GameState, tile_ids: tuple[int, ...]) -> list[str]:
-    return [str(state.kinds[i]) for i in tile_ids]
+    codes = state.rules.tile_set.codes
+    return [codes[i] for i in tile_ids]
 
 
 def view_for(state: GameState, seat: int | None) -> dict[str, Any]:

@@ -413,7 +413,7 @@ def state_from_record(record: dict[str, Any]) -> GameState:
     """Rebuild a state cached with :func:`state_to_record`."""
 
     def ints(value: Any) -> tuple[int, ...]:
-        return tuple(int(v) for v in value)
+        return tuple(map(int, value))
 
     try:
         config = GameConfig(

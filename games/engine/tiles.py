@@ -96,6 +96,11 @@ class TileSet:
         ]
         return tuple(kinds + [JOKER] * self.jokers)
 
+    @cached_property
+    def codes(self) -> tuple[str, ...]:
+        """Each tile id's code (``str`` of its kind), made once per set: views list many."""
+        return tuple(str(tile) for tile in self.tiles)
+
     @property
     def size(self) -> int:
         return len(COLOURS) * self.numbers * self.copies + self.jokers
