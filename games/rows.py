@@ -33,20 +33,34 @@ def _cursor() -> Iterator[Any]:
     sees repeated on a connection. Django's default cursor binds on the client: it quotes every
     value into the SQL text in Python, which for a move's JSON state cost more than running the
     statement, and leaves the server to parse and plan the same five statements every move.
+    Inside :func:`pipelined` the block's one cursor is reused by all its statements.
     """
+    held = getattr(_local, "cursor", None)
+    if held is not None:
+        connection.validate_no_broken_transaction()
+        with connection.wrap_database_errors:
+            yield held
+        return
     if connection.vendor != "postgresql":
         with connection.cursor() as cursor:
             yield cursor
         return
+    connection.validate_no_broken_transaction()
+    with connection.wrap_database_errors, _server_cursor() as cursor:
+        yield cursor
+
+
+@contextlib.contextmanager
+def _server_cursor() -> Iterator[Any]:
+    """A psycopg cursor on Django's connection, timestamps read in the connection's zone."""
     import psycopg
     from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
     from django.db.backends.postgresql.psycopg_any import register_tzloader
     from psycopg.pq import Format
 
-    connection.validate_no_broken_transaction()
     connection.ensure_connection()
     raw = connection.connection
-    with connection.wrap_database_errors, psycopg.Cursor(raw) as cursor:
+    with psycopg.Cursor(raw) as cursor:
         loader = raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
         if connection.timezone != getattr(loader, "timezone", None):
             register_tzloader(connection.timezone, cursor)
@@ -70,13 +84,17 @@ def pipelined() -> Iterator[None]:
         yield
         return
     connection.ensure_connection()
-    outer = getattr(_local, "pipeline", None)
-    with connection.wrap_database_errors, connection.connection.pipeline() as pipeline:
-        _local.pipeline = pipeline
+    outer = getattr(_local, "pipeline", None), getattr(_local, "cursor", None)
+    with (
+        connection.wrap_database_errors,
+        connection.connection.pipeline() as pipeline,
+        _server_cursor() as cursor,
+    ):
+        _local.pipeline, _local.cursor = pipeline, cursor
         try:
             yield
         finally:
-            _local.pipeline = outer
+            _local.pipeline, _local.cursor = outer
 
 
 def flush() -> None:
@@ -108,12 +126,30 @@ def _reader(model: type[models.Model], vendor: str) -> tuple[str, list[str], lis
 
 def _instance(model: type[models.Model], row: Sequence[Any]) -> Any:
     _, names, converters = _reader(model, connection.vendor)
-    values = []
-    for value, (col, found) in zip(row, converters, strict=True):
-        for convert in found:
-            value = convert(value, col, connection)
-        values.append(value)
+    values = list(row)
+    for i, (col, found) in enumerate(converters):
+        if found:
+            value = values[i]
+            for convert in found:
+                value = convert(value, col, connection)
+            values[i] = value
     return model.from_db(connection.alias, names, values)
+
+
+@cache
+def _lock_sql(vendor: str) -> str:
+    """The statement of :func:`lock_game` on ``vendor``: the game and its seats, joined."""
+    game_columns, _, _ = _reader(Game, vendor)
+    seat_columns, _, _ = _reader(Seat, vendor)
+    game_table, seat_table = _quote(Game._meta.db_table), _quote(Seat._meta.db_table)
+    lock = f" FOR UPDATE OF {game_table}" if connection.features.has_select_for_update else ""
+    seat_game = _quote(Seat._meta.get_field("game").column)  # type: ignore[union-attr]
+    index = _quote(Seat._meta.get_field("index").column)  # type: ignore[union-attr]
+    return (
+        f"SELECT {game_columns}, {seat_columns} FROM {game_table}"
+        f" LEFT JOIN {seat_table} ON {seat_table}.{seat_game} = {game_table}.id"
+        f" WHERE {game_table}.public_id = %s ORDER BY {seat_table}.{index}{lock}"
+    )
 
 
 def lock_game(gid: str) -> Game | None:
@@ -123,23 +159,12 @@ def lock_game(gid: str) -> Game | None:
     ``FOR UPDATE``: there the transaction itself holds the database's write lock from its
     start (settings: ``transaction_mode`` IMMEDIATE).
     """
-    game_columns, game_names, _ = _reader(Game, connection.vendor)
-    seat_columns, _, _ = _reader(Seat, connection.vendor)
-    game_table, seat_table = _quote(Game._meta.db_table), _quote(Seat._meta.db_table)
-    lock = f" FOR UPDATE OF {game_table}" if connection.features.has_select_for_update else ""
-    seat_game = _quote(Seat._meta.get_field("game").column)  # type: ignore[union-attr]
-    index = _quote(Seat._meta.get_field("index").column)  # type: ignore[union-attr]
     with _cursor() as cursor:
-        cursor.execute(
-            f"SELECT {game_columns}, {seat_columns} FROM {game_table}"
-            f" LEFT JOIN {seat_table} ON {seat_table}.{seat_game} = {game_table}.id"
-            f" WHERE {game_table}.public_id = %s ORDER BY {seat_table}.{index}{lock}",
-            [gid],
-        )
+        cursor.execute(_lock_sql(connection.vendor), [gid])
         found = cursor.fetchall()
     if not found:
         return None
-    split = len(game_names)
+    split = len(_reader(Game, connection.vendor)[1])
     game: Game = _instance(Game, found[0][:split])
     seats = [_instance(Seat, row[split:]) for row in found if row[split] is not None]
     for seat in seats:
@@ -167,24 +192,35 @@ def release(game: Game) -> None:
         cached._hints.clear()
 
 
-def _prep(model: type[models.Model], name: str, value: Any) -> Any:
-    return model._meta.get_field(name).get_db_prep_save(value, connection)
-
-
-def _insert(model: type[models.Model], names: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+@cache
+def _writer(model: type[models.Model], names: tuple[str, ...], vendor: str) -> tuple[str, Any]:
+    """The quoted columns of ``names`` and each one's ``get_db_prep_save``, made once."""
     fields = [model._meta.get_field(n) for n in names]
     columns = ", ".join(_quote(f.column) for f in fields)  # type: ignore[union-attr]
+    return columns, tuple(f.get_db_prep_save for f in fields)  # type: ignore[union-attr]
+
+
+@cache
+def _insert_sql(model: type[models.Model], names: tuple[str, ...], rows: int, vendor: str) -> str:
+    columns, _ = _writer(model, names, vendor)
+    values = ", ".join(["(" + ", ".join(["%s"] * len(names)) + ")"] * rows)
+    return f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES {values}"
+
+
+def _insert(
+    model: type[models.Model], names: tuple[str, ...], rows: Iterable[Sequence[Any]]
+) -> None:
+    vendor = connection.vendor
+    _, preps = _writer(model, names, vendor)
     params: list[Any] = []
     count = 0
     for row in rows:
-        params.extend(_prep(model, n, v) for n, v in zip(names, row, strict=True))
+        params.extend(prep(v, connection) for prep, v in zip(preps, row, strict=True))
         count += 1
     if not count:
         return
-    values = ", ".join(["(" + ", ".join(["%s"] * len(names)) + ")"] * count)
-    table = _quote(model._meta.db_table)
     with _cursor() as cursor:
-        cursor.execute(f"INSERT INTO {table} ({columns}) VALUES {values}", params)
+        cursor.execute(_insert_sql(model, names, count, vendor), params)
 
 
 def insert_events(
@@ -200,11 +236,23 @@ def insert_receipt(game: Game, seat: int, key: str, body: dict[str, Any], now: d
     _insert(ActionReceipt, names, [(game.pk, seat, key, 200, body, now)])
 
 
-def save_fields(game: Game, names: Sequence[str]) -> None:
-    """``game.save(update_fields=names)`` as one plain UPDATE."""
+@cache
+def _update_sql(names: tuple[str, ...], vendor: str) -> str:
     fields = [Game._meta.get_field(n) for n in names]
     sets = ", ".join(f"{_quote(f.column)} = %s" for f in fields)  # type: ignore[union-attr]
-    params = [_prep(Game, n, getattr(game, f.attname)) for n, f in zip(names, fields, strict=True)]  # type: ignore[union-attr]
-    table = _quote(Game._meta.db_table)
+    return f"UPDATE {_quote(Game._meta.db_table)} SET {sets} WHERE id = %s"
+
+
+def save_fields(game: Game, names: tuple[str, ...]) -> None:
+    """``game.save(update_fields=names)`` as one plain UPDATE."""
+    vendor = connection.vendor
+    _, preps = _writer(Game, names, vendor)
+    attnames = _attnames(names)
+    params = [prep(getattr(game, a), connection) for prep, a in zip(preps, attnames, strict=True)]
     with _cursor() as cursor:
-        cursor.execute(f"UPDATE {table} SET {sets} WHERE id = %s", [*params, game.pk])
+        cursor.execute(_update_sql(names, vendor), [*params, game.pk])
+
+
+@cache
+def _attnames(names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(Game._meta.get_field(n).attname for n in names)  # type: ignore[union-attr]
