@@ -286,6 +286,20 @@ def machine_busy(seconds: float = 3.0) -> float:
     return round(100 * (1 - (after[1] - before[1]) / (after[0] - before[0])), 1)
 
 
+def machine_speed() -> float:
+    """CPU ms of a fixed pure-Python loop (the best of five): this shared machine's speed
+    changes from hour to hour, and every figure of a run moves with it."""
+
+    def once() -> float:
+        started = time.process_time()
+        total = 0
+        for i in range(1_000_000):
+            total += i * i
+        return time.process_time() - started
+
+    return round(1000 * min(once() for _ in range(5)), 1)
+
+
 def main() -> dict[str, Any]:
     reason = unreachable()
     if reason:
@@ -311,11 +325,15 @@ def main() -> dict[str, Any]:
         log(f"  {mode:>28}: {figures.get('connection_cost_per_request_ms')} ms")
     try:
         for count in SERVERS:
-            busy = machine_busy()
+            busy, speed = machine_busy(), machine_speed()
             plural = "es" if count > 1 else ""
-            log(f"  {count} daphne process{plural} (machine {busy}% busy before):")
+            log(
+                f"  {count} daphne process{plural} (machine {busy}% busy before,"
+                f" speed loop {speed} ms):"
+            )
             results[f"daphne_{count}"] = run_servers(count, secret)
             results[f"daphne_{count}"]["machine_busy_before_percent"] = busy
+            results[f"daphne_{count}"]["machine_speed_loop_ms"] = speed
     finally:
         flush_redis()
     results["summary"] = {k: v["summary"] for k, v in results.items() if k.startswith("daphne_")}

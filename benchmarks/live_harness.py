@@ -431,6 +431,7 @@ class Harness:
         live = [t for t in self.tables if not t.finished]
         loop = asyncio.get_running_loop()
         cpu_before = self.cpu_ticks()
+        database_before = database_ticks()
         system_before = system_cpu()
         harness_before = time.process_time()
         self.rss_peak = dict.fromkeys(self.pids, 0)
@@ -465,6 +466,7 @@ class Harness:
         await asyncio.gather(*tasks, return_exceptions=True)
         behind = await self.settle()
         cpu_after = self.cpu_ticks()
+        database_after = database_ticks()
         system_after = system_cpu()
         harness_cpu = time.process_time() - harness_before
         window = time.perf_counter() - wall
@@ -472,6 +474,7 @@ class Harness:
         if overloaded or unfinished:
             await asyncio.sleep(COOL_DOWN_S)  # let the server finish what it was sent
         server_cpu_s = {p: (cpu_after[p] - cpu_before[p]) / CLOCK_TICK for p in self.pids}
+        database_cpu_s = (database_after - database_before) / CLOCK_TICK
         return {
             "pace": pace,
             "offered_moves": count,
@@ -517,6 +520,14 @@ class Harness:
                 round(1000 * sum(server_cpu_s.values()) / step.done, 1) if step.done else None
             ),
             "harness_cpu_percent": round(100 * harness_cpu / window, 1),
+            # The whole machine's share of a move: what the harness and PostgreSQL cost beside
+            # the servers (comparable across runs even when the machine's speed is not).
+            "harness_cpu_ms_per_move": (
+                round(1000 * harness_cpu / step.done, 2) if step.done else None
+            ),
+            "database_cpu_ms_per_move": (
+                round(1000 * database_cpu_s / step.done, 2) if step.done else None
+            ),
             "machine_cpu_busy_percent": round(
                 100
                 * (1 - (system_after[1] - system_before[1]) / (system_after[0] - system_before[0])),
@@ -578,6 +589,22 @@ def cpu_ticks(pid: int) -> int:
         return 0
 
 
+def database_ticks() -> int:
+    """User + system CPU time of every PostgreSQL process on this machine, in clock ticks
+    (the server and its backends; connections that closed during a step are not counted)."""
+    total = 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/comm") as comm:
+                    if comm.read().strip() != "postgres":
+                        continue
+            except OSError:
+                continue
+            total += cpu_ticks(int(entry.name))
+    return total
+
+
 def system_cpu() -> tuple[int, int]:
     """(all ticks, idle + iowait ticks) of the whole machine."""
     with open("/proc/stat") as stat:
@@ -617,7 +644,9 @@ async def run_load(
                 f" p95 {lat['p95']} p99 {lat['p99']} ms, lost {result['lost_frames']}, errors "
                 f"{sum(result['errors'].values())}, rss {result['server_rss_peak_total_mb']} MB, "
                 f"cpu {result['server_cpu_percent']} (machine "
-                f"{result['machine_cpu_busy_percent']}%, harness {result['harness_cpu_percent']}%)"
+                f"{result['machine_cpu_busy_percent']}%, harness {result['harness_cpu_percent']}%);"
+                f" CPU ms/move: servers {result['server_cpu_ms_per_move']}, database "
+                f"{result['database_cpu_ms_per_move']}, harness {result['harness_cpu_ms_per_move']}"
                 + (" [overloaded: stopped early]" if result["stopped_overloaded"] else "")
             )
             return passes(result, target_p99_ms)
