@@ -479,21 +479,31 @@ def load_state(game: Game) -> GameState | None:
 
 
 def play_bot_turn(gid: str, turn_number: int) -> bool:
-    """Let the bot whose turn ``turn_number`` is move, through the same path as people."""
+    """Let the bot whose turn ``turn_number`` is move, through the same path as people.
+
+    The bot thinks with the game unlocked (a hard position can take the solver seconds, and
+    a locked row would hold every other action on the game, and the socket threads waiting
+    on it, that long). Its choice is then applied under the lock only if the game is still
+    where the bot saw it; otherwise whatever moved it on (a timeout, a resignation) stands.
+    """
     import random
 
     from games.engine.bots import choose_action
 
+    game = Game.objects.filter(public_id=gid).first()
+    if game is None or game.status != Status.PLAYING or game.turn_number != turn_number:
+        return False
+    seen = game.seq
+    state = state_from_record(game.state or {})
+    seat = game.seats.get(index=state.turn)
+    if seat.kind != SeatKind.BOT:
+        return False
+    rng = random.Random(f"{game.seed}:{turn_number}")
+    action = choose_action(view_for(state, seat.index), rng, seat.bot_strength)
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(public_id=gid).first()
-        if game is None or game.status != Status.PLAYING or game.turn_number != turn_number:
+        if game is None or game.seq != seen or game.status != Status.PLAYING:
             return False
-        state = state_from_record(game.state or {})
-        seat = game.seats.get(index=state.turn)
-        if seat.kind != SeatKind.BOT:
-            return False
-        rng = random.Random(f"{game.seed}:{turn_number}")
-        action = choose_action(view_for(state, seat.index), rng, seat.bot_strength)
         try:
             apply_action(game, action)
         except ServiceError:

@@ -43,3 +43,42 @@ def test_a_bot_answers_every_move_until_the_game_ends(
     kinds = set(game.events.filter(payload__seat=1).values_list("kind", flat=True))
     assert kinds & {"TilesPlayed", "TileDrawn"}
     assert bot_moves > 1
+
+
+def test_a_change_made_while_the_bot_thinks_stands_and_its_stale_choice_is_dropped(
+    alice: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot chooses with the game unlocked; what moved the game on meanwhile wins."""
+    from games.engine import bots
+
+    game = services.create_game(
+        viewer(alice), {"mode": "parlor", "players": 2, "seats": ["bot:strong"]}
+    )
+    game = Game.objects.get(pk=game.pk)
+    if state_from_record(game.state).turn == 0:  # on-commit work is not run: the bot waits
+        services.act(
+            game.public_id, viewer(alice), "draw", {"expected_seq": game.seq, "key": key()}
+        )
+        game.refresh_from_db()
+    state = state_from_record(game.state)
+    assert state.turn == 1
+    choose = bots.choose_action
+    thought: list[Any] = []
+
+    def resign_while_thinking(view: Any, rng: Any, strength: str) -> Any:
+        fresh = Game.objects.get(pk=game.pk)
+        services.act(
+            fresh.public_id, viewer(alice), "resign", {"expected_seq": fresh.seq, "key": key()}
+        )
+        thought.append(choose(view, rng, strength))
+        return thought[-1]
+
+    monkeypatch.setattr(bots, "choose_action", resign_while_thinking)
+    seq = game.seq
+    assert services.play_bot_turn(game.public_id, state.turn_number) is False
+    game.refresh_from_db()
+    assert thought, "the bot did think"
+    assert game.status == "finished"
+    kinds = list(game.events.filter(seq__gt=seq).order_by("seq").values_list("kind", flat=True))
+    assert kinds[0] == "PlayerResigned"
+    assert not {"TilesPlayed", "TileDrawn"} & set(kinds), "the bot's stale choice was dropped"
