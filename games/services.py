@@ -502,8 +502,16 @@ def play_bot_turn(gid: str, turn_number: int) -> bool:
     action = choose_action(view_for(state, seat.index), rng, seat.bot_strength)
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(public_id=gid).first()
-        if game is None or game.seq != seen or game.status != Status.PLAYING:
+        if game is None or game.status != Status.PLAYING or game.turn_number != turn_number:
             return False
+        if game.seq != seen:
+            # Still this bot's turn, but the game changed under it (another seat resigned):
+            # nothing else will ask the bot again, so it thinks again, this time locked.
+            state = state_from_record(game.state or {})
+            if state.turn != seat.index:
+                return False
+            rng = random.Random(f"{game.seed}:{turn_number}:{game.seq}")
+            action = choose_action(view_for(state, seat.index), rng, seat.bot_strength)
         try:
             apply_action(game, action)
         except ServiceError:

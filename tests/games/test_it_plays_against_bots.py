@@ -82,3 +82,41 @@ def test_a_change_made_while_the_bot_thinks_stands_and_its_stale_choice_is_dropp
     kinds = list(game.events.filter(seq__gt=seq).order_by("seq").values_list("kind", flat=True))
     assert kinds[0] == "PlayerResigned"
     assert not {"TilesPlayed", "TileDrawn"} & set(kinds), "the bot's stale choice was dropped"
+
+
+def test_a_bot_whose_turn_outlives_a_change_made_while_it_thought_still_moves(
+    alice: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another seat resigning while the bot thinks leaves it to move: it must not stall."""
+    from games.engine import bots
+
+    game = services.create_game(
+        viewer(alice), {"mode": "parlor", "players": 3, "seats": ["bot:strong", "bot:strong"]}
+    )
+    game = Game.objects.get(pk=game.pk)
+    if state_from_record(game.state).turn == 0:
+        services.act(
+            game.public_id, viewer(alice), "draw", {"expected_seq": game.seq, "key": key()}
+        )
+        game.refresh_from_db()
+    state = state_from_record(game.state)
+    assert state.turn != 0
+    choose = bots.choose_action
+    resigned: list[int] = []
+
+    def resign_once_while_thinking(view: Any, rng: Any, strength: str) -> Any:
+        if not resigned:
+            fresh = Game.objects.get(pk=game.pk)
+            services.act(
+                fresh.public_id, viewer(alice), "resign", {"expected_seq": fresh.seq, "key": key()}
+            )
+            resigned.append(fresh.seq)
+        return choose(view, rng, strength)
+
+    monkeypatch.setattr(bots, "choose_action", resign_once_while_thinking)
+    assert services.play_bot_turn(game.public_id, state.turn_number) is True
+    game.refresh_from_db()
+    events = list(game.events.filter(seq__gt=resigned[0]).order_by("seq"))
+    assert events[0].kind == "PlayerResigned"
+    assert events[1].kind in {"TilesPlayed", "TileDrawn"}
+    assert events[1].payload["seat"] == state.turn
