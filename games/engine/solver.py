@@ -61,7 +61,7 @@ import gc
 import heapq
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, permutations
 from typing import Literal
 
@@ -299,7 +299,7 @@ def _solve_ids(
         problem = replace(problem, tile_weight=1, point_weight=POINTS_FIRST_WEIGHT)
     elif prefer != "tiles":
         raise InvalidInput(f"prefer must be 'tiles' or 'points', not {prefer!r}")
-    if initial_meld_done:
+    if initial_meld_done and sum(len(meld) for meld in table) >= TRY_MIN_TABLE:
         around = _play_around_idle_melds(rules, kinds, table, rack, problem)
         if around is not None:
             return around
@@ -405,6 +405,12 @@ def _play_leaving(
 # Building the problem
 
 
+@cache
+def _tile(colour: int, number: int) -> Tile:
+    """The kind in colour ``colour`` (an index into COLOURS) and ``number``, made once."""
+    return Tile(COLOURS[colour], number)
+
+
 def _counts(kinds: Sequence[Tile], ids: Sequence[int], numbers: int) -> tuple[tuple[int, ...], ...]:
     counts = [[0] * (numbers + 1) for _ in COLOURS]
     for i in ids:
@@ -422,10 +428,10 @@ def _supply(problem: _Problem) -> tuple[tuple[int, ...], ...]:
     """[colour][number]: tiles that could fill a cell (real, or a table joker held there);
     zero past the last number."""
     rows = []
-    for colour, code in enumerate(COLOURS):
+    for colour in range(COLOUR_COUNT):
         row = [0] * (problem.numbers + 3)
         for number in range(1, problem.numbers + 1):
-            held = sum(Tile(code, number) in j.roles for j in problem.table_jokers)
+            held = sum(_tile(colour, number) in j.roles for j in problem.table_jokers)
             row[number] = problem.must[colour][number] + problem.may[colour][number] + held
         rows.append(tuple(row))
     return tuple(rows)
@@ -522,7 +528,7 @@ def _cells(problem: _Problem) -> tuple[_Cell, ...]:
     for number in range(1, problem.numbers + 1):
         witness = bool(problem.freeable) and bool(_group_spec(problem, number, problem.freeable))
         for colour, code in enumerate(COLOURS):
-            tile = Tile(code, number)
+            tile = _tile(colour, number)
             heldable = 0
             real_bits = 0
             for j, joker in enumerate(problem.table_jokers):
@@ -595,6 +601,7 @@ Back = tuple[int, CellChoice | GroupChoice]  # the packed state before, and the 
 
 ALL_OR_NOTHING_WIDTHS = (16, 64)
 TRY_WIDTH = 8  # the beam of a try that leaves melds alone
+TRY_MIN_TABLE = 20  # smaller tables solve whole about as fast as a try fails: no tries
 GUESS_WIDTHS = (32, 256)
 TOP_DOWN_PASSES = 3  # exact passes from the top before a beam guesses
 
@@ -688,7 +695,7 @@ class _Found:
     score: int
     ending: _Ending
     state: int
-    history: list[dict[int, Back]]
+    history: list[_BackPointers]
     exact: bool
 
 
@@ -710,7 +717,7 @@ def _search(
     if memo is None:
         memo = _memos(problem, cells)
     layer: dict[int, int] = {_pack(_State(((),) * COLOUR_COUNT)): 0}
-    history: list[dict[int, Back]] = []
+    history: list[_BackPointers] = []
     exact = True
     jokers = problem.rack_jokers * problem.joker_score
     for index, cell in enumerate(cells):
@@ -718,12 +725,20 @@ def _search(
             floor, future[index + 1] + jokers, future[index] + jokers, problem.joker_score
         )
         cell_memo = memo[index]
-        layer, back = _cell_step(problem, cell, layer, bound, cell_memo)
-        layer = _undominated(problem, layer, cell.colour)
-        history.append(back)
-        if cell.last_colour:
-            layer, back = _group_step(problem, cell, layer, bound, cell_memo)
+        shift = cell_memo.shift
+        if cell_memo.idle and not any(key >> shift & RUN_MASK for key in layer):
+            # Nothing to place and no run to end: every state stays as it is.
+            history.append(_UNCHANGED_CELL)
+        else:
+            layer, back = _cell_step(problem, cell, layer, bound, cell_memo)
+            layer = _undominated(problem, layer, cell.colour)
             history.append(back)
+        if cell.last_colour:
+            if any(key >> GROUP_SHIFT & GROUP_MASK for key in layer):
+                layer, back = _group_step(problem, cell, layer, bound, cell_memo)
+                history.append(back)
+            else:
+                history.append(_UNCHANGED_GROUPS)
             expired = cell_memo.expired
             if expired:
                 layer = _alive(layer, expired)
@@ -746,6 +761,35 @@ def _search(
     if best is None:
         return None
     return _Found(*best, history, exact)
+
+
+class _Unchanged:
+    """Back pointers of a step that left every state as it was, by one choice."""
+
+    __slots__ = ("choice",)
+
+    def __init__(self, choice: CellChoice | GroupChoice) -> None:
+        self.choice = choice
+
+    def __getitem__(self, key: int) -> Back:
+        return key, self.choice
+
+
+_NOTHING = _CellOption(
+    runs=(),
+    actions=(),
+    starts=(),
+    real=0,
+    held=0,
+    held_in_group=0,
+    group_real=0,
+    free=0,
+    value=0,
+    room=0,
+)
+_UNCHANGED_CELL = _Unchanged((_NOTHING, 0))
+_UNCHANGED_GROUPS = _Unchanged((0, ()))
+_BackPointers = dict[int, Back] | _Unchanged
 
 
 def _expired(problem: _Problem, number: int) -> int:
@@ -987,6 +1031,7 @@ class _CellMemo:
         "group_options",
         "expired",
         "signature",
+        "idle",
     )
 
     def __init__(
@@ -1009,6 +1054,8 @@ class _CellMemo:
         self.settled_of: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self.group_options: dict[tuple[int, int], tuple[tuple[int, int, int, Partition], ...]] = {}
         self.expired = _expired(problem, cell.number) if cell.last_colour else 0
+        # No tile, held joker or group mark here: a state with no run of the colour passes.
+        self.idle = not (cell.must or cell.may or cell.heldable or cell.group_witness)
         # Everything but the states' runs and jokers that the cell's steps depend on: steps
         # are shared by every problem with the same signature (see _steps).
         self.signature = (
@@ -2051,7 +2098,7 @@ class _LiveRun:
 
 
 def _rebuild(
-    problem: _Problem, cells: Sequence[_Cell], history: Sequence[dict[int, Back]], last: int
+    problem: _Problem, cells: Sequence[_Cell], history: Sequence[_BackPointers], last: int
 ) -> list[_Built]:
     """Replay the choices that led to ``last`` and write down the melds they make."""
     steps: list[tuple[int, CellChoice | GroupChoice, int]] = []
@@ -2134,7 +2181,11 @@ def _replay_cell(
     pending: list[list[Label]],
     melds: list[_Built],
 ) -> None:
-    tile = Tile(COLOURS[cell.colour], cell.number)
+    if option is _NOTHING and not live[cell.colour]:
+        pending[cell.colour] = []
+        _drop_settled_marks(problem, after, live)
+        return
+    tile = _tile(cell.colour, cell.number)
     real_bits = cell.real_bits & _live_bits(problem, _settled(before))
     held_jokers: list[Label] = [j for j in range(held.bit_length()) if held >> j & 1]
     group_tiles: list[Label] = [tile] * option.group_real
@@ -2160,15 +2211,21 @@ def _replay_cell(
         built = _Built([*labels, first], run=True, start=cell.number - before_it)
         kept.append(_LiveRun(_start_code(real, before_it, real_bits), built))
     live[cell.colour] = kept
-    if _settled(after):  # marks of settled table jokers are gone (nothing to do with none)
-        keep = _keep_mask(problem, _settled(after))
-        for runs_of_colour in live:
-            for run in runs_of_colour:
-                run.code &= keep
+    _drop_settled_marks(problem, after, live)
     assert (
         tuple(sorted(run.code for run in kept))
         == _RUNS[after >> RUN_SHIFTS[cell.colour] & RUN_MASK]
     )
+
+
+def _drop_settled_marks(problem: _Problem, after: int, live: list[list[_LiveRun]]) -> None:
+    """Take the marks of table jokers settled in ``after`` off the live runs, as the programme
+    does (nothing to do while none is settled)."""
+    if _settled(after):
+        keep = _keep_mask(problem, _settled(after))
+        for runs_of_colour in live:
+            for run in runs_of_colour:
+                run.code &= keep
 
 
 def _settled(key: int) -> int:
