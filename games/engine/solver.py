@@ -190,7 +190,7 @@ class _CellOption:
     room: int  # room for surplus jokers gained (after the opening)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made by the thousand, and frozen inits cost twice as much
 class _State:
     runs: tuple[tuple[int, ...], ...]
     free: int = 0  # free jokers on the table so far
@@ -858,7 +858,7 @@ class _Strength(dict[int, int]):
 _STRENGTH = _Strength()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one per cell and pass, and frozen inits cost twice as much
 class _Bound:
     """Keep a state only if ``score - free jokers' score + rest >= floor``.
 
