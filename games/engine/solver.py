@@ -61,7 +61,7 @@ import gc
 import heapq
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, permutations
 from typing import Literal
 
@@ -190,7 +190,7 @@ class _CellOption:
     room: int  # room for surplus jokers gained (after the opening)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made by the thousand, and frozen inits cost twice as much
 class _State:
     runs: tuple[tuple[int, ...], ...]
     free: int = 0  # free jokers on the table so far
@@ -299,7 +299,7 @@ def _solve_ids(
         problem = replace(problem, tile_weight=1, point_weight=POINTS_FIRST_WEIGHT)
     elif prefer != "tiles":
         raise InvalidInput(f"prefer must be 'tiles' or 'points', not {prefer!r}")
-    if initial_meld_done:
+    if initial_meld_done and sum(len(meld) for meld in table) >= TRY_MIN_TABLE:
         around = _play_around_idle_melds(rules, kinds, table, rack, problem)
         if around is not None:
             return around
@@ -405,6 +405,12 @@ def _play_leaving(
 # Building the problem
 
 
+@cache
+def _tile(colour: int, number: int) -> Tile:
+    """The kind in colour ``colour`` (an index into COLOURS) and ``number``, made once."""
+    return Tile(COLOURS[colour], number)
+
+
 def _counts(kinds: Sequence[Tile], ids: Sequence[int], numbers: int) -> tuple[tuple[int, ...], ...]:
     counts = [[0] * (numbers + 1) for _ in COLOURS]
     for i in ids:
@@ -422,10 +428,10 @@ def _supply(problem: _Problem) -> tuple[tuple[int, ...], ...]:
     """[colour][number]: tiles that could fill a cell (real, or a table joker held there);
     zero past the last number."""
     rows = []
-    for colour, code in enumerate(COLOURS):
+    for colour in range(COLOUR_COUNT):
         row = [0] * (problem.numbers + 3)
         for number in range(1, problem.numbers + 1):
-            held = sum(Tile(code, number) in j.roles for j in problem.table_jokers)
+            held = sum(_tile(colour, number) in j.roles for j in problem.table_jokers)
             row[number] = problem.must[colour][number] + problem.may[colour][number] + held
         rows.append(tuple(row))
     return tuple(rows)
@@ -477,13 +483,20 @@ def _table_jokers(
 ) -> Iterator[_TableJoker]:
     """Each table joker's old tiles (union over its meld's readings) and old mates' kinds."""
     for meld in table:
-        tiles = [kinds[i] for i in meld]
-        found = readings(tiles, rules.max_number)
-        for pos, tile in enumerate(tiles):
-            if tile.is_joker:
-                roles = frozenset().union(*(r.roles[pos] for r in found))
-                mates = frozenset(t for t in tiles if not t.is_joker)
-                yield _TableJoker(roles, mates)
+        tiles = tuple(kinds[i] for i in meld)
+        if any(tile.is_joker for tile in tiles):
+            yield from _meld_jokers(tiles, rules.max_number)
+
+
+@lru_cache(maxsize=1 << 12)
+def _meld_jokers(tiles: tuple[Tile, ...], numbers: int) -> tuple[_TableJoker, ...]:
+    found = readings(list(tiles), numbers)
+    mates = frozenset(t for t in tiles if not t.is_joker)
+    return tuple(
+        _TableJoker(frozenset().union(*(r.roles[pos] for r in found)), mates)
+        for pos, tile in enumerate(tiles)
+        if tile.is_joker
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -503,7 +516,10 @@ class _Cell:
     counted: bool = False  # its rack tiles could meld, so the bound counts them
 
 
-def _cells(problem: _Problem) -> list[_Cell]:
+@lru_cache(maxsize=16)
+def _cells(problem: _Problem) -> tuple[_Cell, ...]:
+    """The problem's cells, numbers ascending, colours in order (kept for the few problems a
+    solve builds: the bound, the tries and the passes all ask for them)."""
     freeable_bits = _live_bits(problem, ~problem.freeable)
     # A table joker that cannot be replaced stands for one of its old tiles (in the supply);
     # only rack jokers and table jokers that may be freed can stand for anything.
@@ -512,7 +528,7 @@ def _cells(problem: _Problem) -> list[_Cell]:
     for number in range(1, problem.numbers + 1):
         witness = bool(problem.freeable) and bool(_group_spec(problem, number, problem.freeable))
         for colour, code in enumerate(COLOURS):
-            tile = Tile(code, number)
+            tile = _tile(colour, number)
             heldable = 0
             real_bits = 0
             for j, joker in enumerate(problem.table_jokers):
@@ -536,7 +552,7 @@ def _cells(problem: _Problem) -> list[_Cell]:
                     and _could_meld(problem, colour, number, jokers),
                 )
             )
-    return cells
+    return tuple(cells)
 
 
 def _group_spec(problem: _Problem, number: int, live: int) -> tuple[tuple[int, int, int], ...]:
@@ -585,6 +601,7 @@ Back = tuple[int, CellChoice | GroupChoice]  # the packed state before, and the 
 
 ALL_OR_NOTHING_WIDTHS = (16, 64)
 TRY_WIDTH = 8  # the beam of a try that leaves melds alone
+TRY_MIN_TABLE = 20  # smaller tables solve whole about as fast as a try fails: no tries
 GUESS_WIDTHS = (32, 256)
 TOP_DOWN_PASSES = 3  # exact passes from the top before a beam guesses
 
@@ -678,7 +695,7 @@ class _Found:
     score: int
     ending: _Ending
     state: int
-    history: list[dict[int, Back]]
+    history: list[_BackPointers]
     exact: bool
 
 
@@ -700,7 +717,7 @@ def _search(
     if memo is None:
         memo = _memos(problem, cells)
     layer: dict[int, int] = {_pack(_State(((),) * COLOUR_COUNT)): 0}
-    history: list[dict[int, Back]] = []
+    history: list[_BackPointers] = []
     exact = True
     jokers = problem.rack_jokers * problem.joker_score
     for index, cell in enumerate(cells):
@@ -708,12 +725,20 @@ def _search(
             floor, future[index + 1] + jokers, future[index] + jokers, problem.joker_score
         )
         cell_memo = memo[index]
-        layer, back = _cell_step(problem, cell, layer, bound, cell_memo)
-        layer = _undominated(problem, layer, cell.colour)
-        history.append(back)
-        if cell.last_colour:
-            layer, back = _group_step(problem, cell, layer, bound, cell_memo)
+        shift = cell_memo.shift
+        if cell_memo.idle and not any(key >> shift & RUN_MASK for key in layer):
+            # Nothing to place and no run to end: every state stays as it is.
+            history.append(_UNCHANGED_CELL)
+        else:
+            layer, back = _cell_step(problem, cell, layer, bound, cell_memo)
+            layer = _undominated(problem, layer, cell.colour)
             history.append(back)
+        if cell.last_colour:
+            if any(key >> GROUP_SHIFT & GROUP_MASK for key in layer):
+                layer, back = _group_step(problem, cell, layer, bound, cell_memo)
+                history.append(back)
+            else:
+                history.append(_UNCHANGED_GROUPS)
             expired = cell_memo.expired
             if expired:
                 layer = _alive(layer, expired)
@@ -736,6 +761,35 @@ def _search(
     if best is None:
         return None
     return _Found(*best, history, exact)
+
+
+class _Unchanged:
+    """Back pointers of a step that left every state as it was, by one choice."""
+
+    __slots__ = ("choice",)
+
+    def __init__(self, choice: CellChoice | GroupChoice) -> None:
+        self.choice = choice
+
+    def __getitem__(self, key: int) -> Back:
+        return key, self.choice
+
+
+_NOTHING = _CellOption(
+    runs=(),
+    actions=(),
+    starts=(),
+    real=0,
+    held=0,
+    held_in_group=0,
+    group_real=0,
+    free=0,
+    value=0,
+    room=0,
+)
+_UNCHANGED_CELL = _Unchanged((_NOTHING, 0))
+_UNCHANGED_GROUPS = _Unchanged((0, ()))
+_BackPointers = dict[int, Back] | _Unchanged
 
 
 def _expired(problem: _Problem, number: int) -> int:
@@ -804,7 +858,7 @@ class _Strength(dict[int, int]):
 _STRENGTH = _Strength()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one per cell and pass, and frozen inits cost twice as much
 class _Bound:
     """Keep a state only if ``score - free jokers' score + rest >= floor``.
 
@@ -946,7 +1000,9 @@ def _cell_step(
                 part = key & aux
                 new = moved.get(part, -1)
                 if new < 0:
-                    new = moved[part] = _moved(problem, cell, part, move, shift, rid)
+                    new = _moved(problem, cell, part, move, shift, rid)
+                    if len(moved) < MOVED_LIMIT:  # steps outlive the solve: keep them small
+                        moved[part] = new
                 new |= key & ~aux
             else:
                 if delta <= spare[free][held]:
@@ -974,26 +1030,55 @@ class _CellMemo:
         "settled_of",
         "group_options",
         "expired",
+        "signature",
+        "idle",
     )
 
-    def __init__(self, problem: _Problem, cell: _Cell) -> None:
+    def __init__(
+        self,
+        problem: _Problem,
+        cell: _Cell,
+        needed: list[list[int]] | None = None,
+        spare: list[list[int]] | None = None,
+    ) -> None:
         self.shift = RUN_SHIFTS[cell.colour]
         shortfalls = _shortfall_tables(problem, cell)
-        self.own_shortfall = shortfalls[cell.colour]
+        own = self.own_shortfall = shortfalls[cell.colour]
         self.other_shortfalls = [
             (RUN_SHIFTS[c], table) for c, table in enumerate(shortfalls) if c != cell.colour
         ]
-        self.needed = _needed_table(problem)
-        self.spare = _spare_table(problem)
-        self.general: dict[int, tuple[int, int]] = {}
+        self.needed = _needed_table(problem) if needed is None else needed
+        self.spare = _spare_table(problem) if spare is None else spare
+        self.general: dict[int, tuple[int, int, int]] = {}
         self.steps_of: dict[int, list[_Step]] = {}
         self.settled_of: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self.group_options: dict[tuple[int, int], tuple[tuple[int, int, int, Partition], ...]] = {}
         self.expired = _expired(problem, cell.number) if cell.last_colour else 0
+        # No tile, held joker or group mark here: a state with no run of the colour passes.
+        self.idle = not (cell.must or cell.may or cell.heldable or cell.group_witness)
+        # Everything but the states' runs and jokers that the cell's steps depend on: steps
+        # are shared by every problem with the same signature (see _steps).
+        self.signature = (
+            cell.must,
+            cell.may,
+            cell.number,
+            cell.colour,
+            int(cell.counted),
+            int(cell.group_witness),
+            problem.numbers,
+            problem.threshold,
+            problem.tile_weight,
+            problem.point_weight,
+            problem.room_cap,
+            own.following,
+            own.then,
+        )
 
 
 def _memos(problem: _Problem, cells: Sequence[_Cell]) -> list[_CellMemo]:
-    return [_CellMemo(problem, cell) for cell in cells]
+    needed = _needed_table(problem)
+    spare = _spare_table(problem)
+    return [_CellMemo(problem, cell, needed, spare) for cell in cells]
 
 
 def _steps(
@@ -1001,18 +1086,25 @@ def _steps(
 ) -> list[_Step]:
     """The cell's moves for states with these runs in its colour, free jokers left and settled
     table jokers, as tuples for :func:`_cell_step`'s loop (each with its own cache of the states
-    a move leads to from the packed fields it reads)."""
+    a move leads to from the packed fields it reads). Kept across solves, by the memo's
+    signature and what the settled table jokers leave: how many may be held here, the run marks
+    of the cell's real tiles, and how many of them cannot be freed."""
     jokers = memo.general.get(settled)
     if jokers is None:
         live = _live_bits(problem, settled)
         jokers = memo.general[settled] = (
             (cell.heldable & ~settled).bit_count(),
             cell.real_bits & live,
+            (cell.heldable & ~settled & ~problem.freeable).bit_count(),
         )
-    moves = _compiled_moves(problem, cell, rid, needed_left, *jokers)
+    key = (memo.signature, rid, needed_left, jokers)
+    found = _STEPS.get(key)
+    if found is not None:
+        return found
+    heldable, real_bits, unfreeable = jokers
+    moves = _compiled_moves(problem, cell, rid, needed_left, heldable, real_bits)
     # A settling move's "delta" is the free jokers it leaves fewest: its own, and the
     # freeable jokers it must hold when too few others can be held here.
-    unfreeable = (cell.heldable & ~settled & ~problem.freeable).bit_count()
     shift = memo.shift
     own_shortfall = memo.own_shortfall
     steps: list[_Step] = []
@@ -1037,7 +1129,12 @@ def _steps(
                 {},
             )
         )
+    _STEPS[key] = steps
     return steps
+
+
+MOVED_LIMIT = 256
+_STEPS: dict[tuple[tuple[int, ...], int, int, tuple[int, int, int]], list[_Step]] = {}
 
 
 # How a compiled move changes a packed state: only the colour's runs and the free jokers, more
@@ -1217,9 +1314,9 @@ def _settle(
             back[new] = (key, (option, held))
 
 
-def _shortfall_tables(problem: _Problem, cell: _Cell) -> list[dict[int, int]]:
+def _shortfall_tables(problem: _Problem, cell: _Cell) -> list[_ShortfallTable]:
     """Per colour, after this cell: interned runs -> free jokers they need at least."""
-    tables: list[dict[int, int]] = []
+    tables: list[_ShortfallTable] = []
     for colour in range(COLOUR_COUNT):
         following = cell.number + (1 if colour <= cell.colour else 0)
         row = problem.supply[colour]
@@ -1609,9 +1706,10 @@ CACHE_LIMIT = 400_000
 
 def _trim_caches() -> None:
     """Between solves, forget interned states and compiled moves once they grow large."""
-    if len(_MOVES) + len(_RUNS) + len(_GROUPED) < CACHE_LIMIT:
+    if len(_MOVES) + len(_STEPS) + len(_RUNS) + len(_GROUPED) < CACHE_LIMIT:
         return
     _MOVES.clear()
+    _STEPS.clear()
     _SHORTFALL_TABLES.clear()
     _GROUPED.clear()
     del _RUNS[1:]
@@ -2000,14 +2098,14 @@ class _LiveRun:
 
 
 def _rebuild(
-    problem: _Problem, cells: Sequence[_Cell], history: Sequence[dict[int, Back]], last: int
+    problem: _Problem, cells: Sequence[_Cell], history: Sequence[_BackPointers], last: int
 ) -> list[_Built]:
     """Replay the choices that led to ``last`` and write down the melds they make."""
-    steps: list[tuple[_State, CellChoice | GroupChoice, _State]] = []
+    steps: list[tuple[int, CellChoice | GroupChoice, int]] = []
     key = last
     for back in reversed(history):
         previous, choice = back[key]
-        steps.append((_unpack(previous), choice, _unpack(key)))
+        steps.append((previous, choice, key))
         key = previous
     steps.reverse()
     melds: list[_Built] = []
@@ -2034,7 +2132,7 @@ def _rebuild(
 def _replay_groups(
     problem: _Problem,
     cell: _Cell,
-    before: _State,
+    before: int,
     choice: CellChoice | GroupChoice,
     pending: list[list[Label]],
 ) -> Iterator[_Built]:
@@ -2055,7 +2153,7 @@ def _replay_groups(
             for colour, labels in enumerate(pending)
             if labels
         )
-        assert tuple(pair for pair, _ in order) == before.group
+        assert tuple(pair for pair, _ in order) == _GROUPS[before >> GROUP_SHIFT & GROUP_MASK]
         partition = tuple(
             (tuple((order[place][1], real) for place, real in members), jokers)
             for members, jokers in partition
@@ -2075,16 +2173,20 @@ def _take(labels: list[Label], real: bool) -> Label:
 def _replay_cell(
     problem: _Problem,
     cell: _Cell,
-    before: _State,
-    after: _State,
+    before: int,
+    after: int,
     option: _CellOption,
     held: int,
     live: list[list[_LiveRun]],
     pending: list[list[Label]],
     melds: list[_Built],
 ) -> None:
-    tile = Tile(COLOURS[cell.colour], cell.number)
-    real_bits = cell.real_bits & _live_bits(problem, before.held | before.freed)
+    if option is _NOTHING and not live[cell.colour]:
+        pending[cell.colour] = []
+        _drop_settled_marks(problem, after, live)
+        return
+    tile = _tile(cell.colour, cell.number)
+    real_bits = cell.real_bits & _live_bits(problem, _settled(before))
     held_jokers: list[Label] = [j for j in range(held.bit_length()) if held >> j & 1]
     group_tiles: list[Label] = [tile] * option.group_real
     pending[cell.colour] = group_tiles + held_jokers[: option.held_in_group]
@@ -2109,11 +2211,26 @@ def _replay_cell(
         built = _Built([*labels, first], run=True, start=cell.number - before_it)
         kept.append(_LiveRun(_start_code(real, before_it, real_bits), built))
     live[cell.colour] = kept
-    keep = _keep_mask(problem, after.held | after.freed)
-    for runs_of_colour in live:
-        for run in runs_of_colour:
-            run.code &= keep
-    assert tuple(sorted(run.code for run in kept)) == after.runs[cell.colour]
+    _drop_settled_marks(problem, after, live)
+    assert (
+        tuple(sorted(run.code for run in kept))
+        == _RUNS[after >> RUN_SHIFTS[cell.colour] & RUN_MASK]
+    )
+
+
+def _drop_settled_marks(problem: _Problem, after: int, live: list[list[_LiveRun]]) -> None:
+    """Take the marks of table jokers settled in ``after`` off the live runs, as the programme
+    does (nothing to do while none is settled)."""
+    if _settled(after):
+        keep = _keep_mask(problem, _settled(after))
+        for runs_of_colour in live:
+            for run in runs_of_colour:
+                run.code &= keep
+
+
+def _settled(key: int) -> int:
+    """The table jokers a packed state holds or freed."""
+    return (key >> HELD_SHIFT | key >> FREED_SHIFT) & NIBBLE
 
 
 def _completed(built: _Built, jokers: int, last: int, numbers: int) -> _Built:
@@ -2205,15 +2322,17 @@ def _seat_mates(
     """
     j = -1
     for meld in table:
-        tiles = [kinds[i] for i in meld]
-        found = readings(tiles, rules.max_number)
-        for pos, tile_id in enumerate(meld):
+        tiles = tuple(kinds[i] for i in meld)
+        if not any(tile.is_joker for tile in tiles):
+            continue
+        jokers = iter(_meld_jokers(tiles, rules.max_number))
+        for tile_id in meld:
             if not kinds[tile_id].is_joker:
                 continue
             j += 1
+            roles = next(jokers).roles
             if j in held:
                 continue
-            roles = frozenset().union(*(r.roles[pos] for r in found))
             mates = [i for i in meld if i != tile_id]
             if _is_replaced(kinds, after, roles, mates):
                 continue

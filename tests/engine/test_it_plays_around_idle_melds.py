@@ -85,10 +85,11 @@ def test_a_play_leaving_melds_alone_is_taken_only_when_it_is_a_best_play(
 
 
 def _tries(position: Position, points_first: bool) -> bool | None:
-    """Whether a play leaving melds alone is taken (``None``: none to leave alone)."""
+    """Whether a play leaving melds alone is taken (``None``: none to leave alone, or a table
+    too small for the solver to try)."""
     rules, kinds, table, rack = position.rules, position.kinds, position.table, position.rack
     problem = solver._turn_problem(rules, kinds, table, rack)
-    if not table:
+    if position.table_size < solver.TRY_MIN_TABLE:
         return None
     if points_first:
         problem = replace(problem, tile_weight=1, point_weight=solver.POINTS_FIRST_WEIGHT)
