@@ -299,7 +299,8 @@ def play_game(
         turns += 1
     if not state.finished and ended == "finished":
         ended = "turn limit"
-    recorder.current.unlink(missing_ok=True) if recorder.current else None
+    if recorder.current is not None:
+        recorder.current.unlink(missing_ok=True)
     return {
         "game": game_id,
         "setting": setting.name,

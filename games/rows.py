@@ -205,18 +205,29 @@ def release(game: Game) -> None:
 
 
 @cache
-def _writer(model: type[models.Model], names: tuple[str, ...], vendor: str) -> tuple[str, Any]:
-    """The quoted columns of ``names`` and each one's ``get_db_prep_save``, made once."""
+def _writer(
+    model: type[models.Model], names: tuple[str, ...], vendor: str
+) -> tuple[list[str], list[str], tuple[Any, ...]]:
+    """For writing fields ``names``: their quoted columns, attribute names and each one's
+    ``get_db_prep_save``, made once per model, fields and backend."""
     fields = [model._meta.get_field(n) for n in names]
-    columns = ", ".join(_quote(f.column) for f in fields)  # type: ignore[union-attr]
-    return columns, tuple(f.get_db_prep_save for f in fields)  # type: ignore[union-attr]
+    columns = [_quote(f.column) for f in fields]  # type: ignore[union-attr]
+    attnames = [f.attname for f in fields]  # type: ignore[union-attr]
+    return columns, attnames, tuple(f.get_db_prep_save for f in fields)  # type: ignore[union-attr]
 
 
 @cache
 def _insert_sql(model: type[models.Model], names: tuple[str, ...], rows: int, vendor: str) -> str:
-    columns, _ = _writer(model, names, vendor)
+    columns, _, _ = _writer(model, names, vendor)
     values = ", ".join(["(" + ", ".join(["%s"] * len(names)) + ")"] * rows)
-    return f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES {values}"
+    return f"INSERT INTO {_quote(model._meta.db_table)} ({', '.join(columns)}) VALUES {values}"
+
+
+@cache
+def _update_sql(names: tuple[str, ...], vendor: str) -> str:
+    columns, _, _ = _writer(Game, names, vendor)
+    sets = ", ".join(f"{column} = %s" for column in columns)
+    return f"UPDATE {_quote(Game._meta.db_table)} SET {sets} WHERE id = %s"
 
 
 def _insert(
@@ -224,7 +235,7 @@ def _insert(
 ) -> None:
     db = connections[DEFAULT_DB_ALIAS]
     vendor = db.vendor
-    _, preps = _writer(model, names, vendor)
+    _, _, preps = _writer(model, names, vendor)
     params: list[Any] = []
     count = 0
     for row in rows:
@@ -249,24 +260,11 @@ def insert_receipt(game: Game, seat: int, key: str, body: dict[str, Any], now: d
     _insert(ActionReceipt, names, [(game.pk, seat, key, 200, body, now)])
 
 
-@cache
-def _update_sql(names: tuple[str, ...], vendor: str) -> str:
-    fields = [Game._meta.get_field(n) for n in names]
-    sets = ", ".join(f"{_quote(f.column)} = %s" for f in fields)  # type: ignore[union-attr]
-    return f"UPDATE {_quote(Game._meta.db_table)} SET {sets} WHERE id = %s"
-
-
 def save_fields(game: Game, names: tuple[str, ...]) -> None:
     """``game.save(update_fields=names)`` as one plain UPDATE."""
     db = connections[DEFAULT_DB_ALIAS]
     vendor = db.vendor
-    _, preps = _writer(Game, names, vendor)
-    attnames = _attnames(names)
+    _, attnames, preps = _writer(Game, names, vendor)
     params = [prep(getattr(game, a), db) for prep, a in zip(preps, attnames, strict=True)]
     with _cursor() as cursor:
         cursor.execute(_update_sql(names, vendor), [*params, game.pk])
-
-
-@cache
-def _attnames(names: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(Game._meta.get_field(n).attname for n in names)  # type: ignore[union-attr]
