@@ -6,10 +6,11 @@ of this process, so that other work on a shared machine does not inflate it) and
 positions took over 100 ms and over 1 s, for all positions, per table-size bucket, per number of
 jokers on the table (table jokers that may be freed are what makes the solver slow), after the
 initial meld and before it, and for the same positions taking the most points first (what the
-master bot asks when an opponent is close to going out). The target (issue #3): median under 3 ms, p99 under 100 ms, no
-position over 1 s. The "captured" row is the slowest solver call found in real bot games
-(/work/slow-positions, slow-large-3-master-s28-t67: a master bot's points-first solve, 27 CPU s
-when captured, 13.5 s before the guessing beam widened, 3.5 s since), kept here as ids so the bench needs nothing outside the repository.
+master bot asks when an opponent is close to going out). The target (issue #3): median under
+3 ms, p99 under 100 ms, no position over 1 s. The "captured" row is the slowest solver call
+found in real bot games (/work/slow-positions, slow-large-3-master-s28-t67: a master bot's
+points-first solve, 27 CPU s when captured, 13.5 s before the guessing beam widened, 3.5-4 s
+since), kept here as ids so the bench needs nothing outside the repository.
 """
 
 from __future__ import annotations
