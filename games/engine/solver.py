@@ -755,9 +755,12 @@ def _search(
             if expired:
                 layer = _alive(layer, expired)
             layer = _undominated_across(problem, layer)
-        if len(layer) > most_states:
-            most_states = len(layer)
-        if width is not None and len(layer) > width:
+        size = len(layer)
+        if not size:
+            break  # every state was dropped: the pass finds nothing
+        if size > most_states:
+            most_states = size
+        if width is not None and size > width:
             layer = _beam(layer, width, problem)
             exact = False
     if cut is not None:
@@ -977,8 +980,8 @@ def _cell_step(
     (s1, t1), (s2, t2), (s3, t3) = memo.other_shortfalls
     needed = memo.needed
     spare = memo.spare
-    joker = problem.joker_score
-    room_cap = problem.room_cap
+    joker = memo.joker
+    room_cap = memo.room_cap
     floor = bound.floor - bound.rest_before
     steps_of = memo.steps_of
     settled_of = memo.settled_of
@@ -1048,6 +1051,8 @@ class _CellMemo:
         "expired",
         "signature",
         "idle",
+        "joker",
+        "room_cap",
     )
 
     def __init__(
@@ -1072,6 +1077,8 @@ class _CellMemo:
         self.expired = _expired(problem, cell.number) if cell.last_colour else 0
         # No tile, held joker or group mark here: a state with no run of the colour passes.
         self.idle = not (cell.must or cell.may or cell.heldable or cell.group_witness)
+        self.joker = problem.joker_score
+        self.room_cap = problem.room_cap
         # Everything but the states' runs and jokers that the cell's steps depend on: steps
         # are shared by every problem with the same signature (see _steps).
         self.signature = (
@@ -1371,6 +1378,8 @@ def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[
     room for every free joker and A used no more free jokers, held no table joker B did not
     and freed every one B freed (a freed joker can do all a held one does, given room).
     """
+    if len(layer) < 2:
+        return layer
     shift = RUN_SHIFTS[colour]
     loose = ~(RUN_MASK << shift) & ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
     loose &= ~(NIBBLE << HELD_SHIFT | NIBBLE << FREED_SHIFT)
@@ -1462,10 +1471,9 @@ def _undominated_across(problem: _Problem, layer: dict[int, int]) -> dict[int, i
     jokers equal). Each state is checked against the first ``ACROSS_RIVALS`` states kept in its
     bucket, the strongest, which keeps the cost linear; a state dropped is always beaten.
     """
-    loose = ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
-    for shift in RUN_SHIFTS:
-        loose &= ~(RUN_MASK << shift)
-    shared = _shared_buckets(layer, loose, False)
+    if len(layer) < 2:
+        return layer
+    shared = _shared_buckets(layer, _ACROSS_LOOSE, False)
     if not shared:
         return layer
     roomy = problem.room_cap
@@ -1654,7 +1662,10 @@ def _group_step(
             if spec:
                 options = _group_options(_GROUPS[gid], spec, surplus_at_end)
             else:
-                options = _any_colour_group_options(_GROUPS[gid], surplus_at_end)
+                options = _ANY_COLOUR_OPTIONS.get(gid << 1 | surplus_at_end)
+                if options is None:
+                    options = _any_colour_group_options(_GROUPS[gid], surplus_at_end)
+                    _ANY_COLOUR_OPTIONS[gid << 1 | surplus_at_end] = options
             options_of[gid, live] = options
         needed_left = needed[free][held]
         group = _GROUPS[gid]
@@ -1662,7 +1673,7 @@ def _group_step(
         slack = score - free * joker - floor
         for added, freed_mask, room, partition in options:
             if added > needed_left:
-                continue
+                break  # options come by jokers added, fewest first
             total = score + added * joker
             if slack < 0:
                 continue
@@ -1715,6 +1726,12 @@ _RUNS_FREE_ROOM = {
     shift: RUN_MASK << shift | NIBBLE << FREE_SHIFT | ROOM_MASK for shift in RUN_SHIFTS
 }
 _SHORTFALL_TABLES: dict[tuple[int, int], _ShortfallTable] = {}
+# Interned group << 1 | surplus at end -> its options when no table joker can be freed there.
+_ANY_COLOUR_OPTIONS: dict[int, tuple[tuple[int, int, int, Partition], ...]] = {}
+# What _undominated_across buckets states by: all but every colour's runs, free jokers, room.
+_ACROSS_LOOSE = ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
+for _shift in RUN_SHIFTS:
+    _ACROSS_LOOSE &= ~(RUN_MASK << _shift)
 
 
 CACHE_LIMIT = 400_000
@@ -1734,6 +1751,7 @@ def _trim_caches() -> None:
     del _GROUPS[1:]
     _GROUP_IDS.clear()
     _GROUP_IDS[()] = 0
+    _ANY_COLOUR_OPTIONS.clear()
     _covers_ids.cache_clear()
     _COVERS.clear()
     _SHORT.clear()
