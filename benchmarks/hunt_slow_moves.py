@@ -200,12 +200,14 @@ class Recorder:
         initial_meld_done: bool,
         *,
         prefer: Any = "tiles",
+        budget: int | None = None,
     ) -> Melds | None:
         call = {
             "table": [list(m) for m in table],
             "rack": list(rack),
             "initial_meld_done": initial_meld_done,
             "prefer": prefer,
+            "budget": budget,
             "table_tiles": sum(len(m) for m in table),
             "table_jokers": sum(kinds[i].is_joker for m in table for i in m),
             "rack_tiles": len(rack),
@@ -213,7 +215,9 @@ class Recorder:
         self._write(call)
         started = time.process_time()
         try:
-            return solve_ids(rules, kinds, table, rack, initial_meld_done, prefer=prefer)
+            return solve_ids(
+                rules, kinds, table, rack, initial_meld_done, prefer=prefer, budget=budget
+            )
         finally:
             call["cpu_seconds"] = round(time.process_time() - started, 4)
             self.calls.append(call)
@@ -454,6 +458,7 @@ def replay_call(record: dict[str, Any], which: str) -> tuple[float, Melds | None
         call["rack"],
         call["initial_meld_done"],
         prefer=call["prefer"],
+        budget=call.get("budget"),
     )
     return time.process_time() - started, found, call
 

@@ -43,6 +43,10 @@ RISK_RACK = 6  # an opponent with this many tiles or fewer may go out on the mas
 TILE_WORTH = 0.002  # a tile played, in chances of letting such an opponent go out
 LEFT_OUT_TRIES = 4  # plays without one tile tried, at most (each is a solver run)
 SOLVER_FITS = 12  # solver runs a turn, at most, to tell whether a tile fits after rearranging
+# The most states at once the solver may hold for the master's side candidates (the plays
+# without one tile, the play taking the most points): past it the solver's best guess will do.
+# On crowded large-set tables a proof could take seconds each (a points-first one took 5 s).
+SIDE_BUDGET = 4096
 
 
 class _Seat:
@@ -175,7 +179,8 @@ def _master_play(me: _Seat) -> Melds | None:
     against ``TILE_WORTH`` for each tile it plays: it holds back (Technique 1 of the strategy
     notes) or draws when playing is too dangerous, and among equally safe turns it takes the
     most points off its rack. It always goes out when it can, and otherwise plays without the
-    jokers its best play would lay down spare (:func:`_keeping_spare_jokers`).
+    jokers its best play would lay down spare (:func:`_keeping_spare_jokers`). The best play is
+    proven best; the other candidates are the solver's within ``SIDE_BUDGET``.
     """
     best = solve_ids(me.rules, me.kinds, me.table, me.rack, me.opened)
     if best is None or len(me.played(best)) == len(me.rack) or not me.opened:
@@ -191,8 +196,12 @@ def _master_play(me: _Seat) -> Melds | None:
     }
     for left_out in sorted(me.played(best), key=risk.danger, reverse=True)[:LEFT_OUT_TRIES]:
         rest = [i for i in rack if i != left_out]
-        _add_choice(me, choices, solve_ids(me.rules, me.kinds, me.table, rest, True))
-    _add_choice(me, choices, solve_ids(me.rules, me.kinds, me.table, rack, True, prefer="points"))
+        play = solve_ids(me.rules, me.kinds, me.table, rest, True, budget=SIDE_BUDGET)
+        _add_choice(me, choices, play)
+    points = solve_ids(
+        me.rules, me.kinds, me.table, rack, True, prefer="points", budget=SIDE_BUDGET
+    )
+    _add_choice(me, choices, points)
 
     def worth(played: frozenset[int]) -> tuple[float, int]:
         table = choices[played]

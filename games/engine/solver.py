@@ -262,8 +262,12 @@ def solve_ids(
     initial_meld_done: bool,
     *,
     prefer: Prefer = "tiles",
+    budget: int | None = None,
 ) -> tuple[tuple[int, ...], ...] | None:
     """The best play as the whole table after it, in tile ids; ``None`` when nothing is playable.
+
+    With a ``budget`` (states; bots' side candidates), a proof that would need more states at
+    once gives way to the best play found so far: legal, usually the best, not proven so.
 
     ``kinds[i]`` is the kind of physical tile ``i``. The answer keeps every table tile on the
     table and passes ``check_turn``: table jokers keep their ids, a held joker stands where its
@@ -276,7 +280,7 @@ def solve_ids(
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _solve_ids(rules, kinds, table, rack, initial_meld_done, prefer)
+        return _solve_ids(rules, kinds, table, rack, initial_meld_done, prefer, budget)
     finally:
         if enabled:
             gc.enable()
@@ -289,7 +293,12 @@ def _solve_ids(
     rack: Sequence[int],
     initial_meld_done: bool,
     prefer: Prefer,
+    budget: int | None = None,
 ) -> tuple[tuple[int, ...], ...] | None:
+    if budget is not None and (
+        isinstance(budget, bool) or not isinstance(budget, int) or budget < 1
+    ):
+        raise InvalidInput(f"budget must be a positive number of states, not {budget!r}")
     _trim_caches()
     if not initial_meld_done:
         problem = _opening_problem(rules, kinds, rack)
@@ -303,7 +312,7 @@ def _solve_ids(
         around = _play_around_idle_melds(rules, kinds, table, rack, problem)
         if around is not None:
             return around
-    found = _best_melds(problem)
+    found = _best_melds(problem, budget)
     if found is None:
         return None
     after = _assign_ids(rules, kinds, table, rack, found, initial_meld_done)
@@ -314,7 +323,7 @@ def _solve_ids(
     except IllegalMove:
         # A freed joker's mate could not be seated beside its freer (two freed jokers wanting
         # the same tile). Never seen in testing; holding every table joker needs no mates.
-        found = _best_melds(replace(problem, freeable=0))
+        found = _best_melds(replace(problem, freeable=0), budget)
         if found is None:
             return None
         after = _assign_ids(rules, kinds, table, rack, found, True)
@@ -607,7 +616,7 @@ WIDEN_BELOW = 16  # a beam widens while 16 times its width stays within the exac
 TOP_DOWN_PASSES = 3  # exact passes from the top before a beam guesses
 
 
-def _best_melds(problem: _Problem) -> list[_Built] | None:
+def _best_melds(problem: _Problem, budget: int | None = None) -> list[_Built] | None:
     """The best final table as labelled melds, or ``None`` when no play beats playing nothing.
 
     Branch and bound. ``most``, every rack tile that could be in a meld at all and every rack
@@ -624,6 +633,9 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
     fell, the beam widens (``GUESS_WIDTHS``) while it stays well below their largest layer. (A
     master's points-first solve on a large table: the 32-wide guess was 22 points short and
     its exact pass took 13 s; the 512-wide one is 4 points short and the pass takes 3.)
+
+    With a ``budget``, an exact pass that would hold more states than that stops, and the best
+    play the beams found is the answer: good, quick, but not proven best.
     """
     cells = _cells(problem)
     future = _future_gains(problem, cells)
@@ -640,19 +652,26 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
             break  # an exact pass: no play reaches ``most``
     if (not cut or cut[-1]) and problem.surplus_at_end and problem.most_free:
         capped = replace(problem, needed_cap=0)
-        found = _search(capped, cells, future, floor=most, width=None)
+        found = _search(capped, cells, future, floor=most, width=None, give_up=budget)
         if found is not None:
             return _melds_of(capped, cells, found)
     floors = _floors(problem, most)
     peak: list[int] = []
+    stopped: list[bool] = []
+    below = most + 1  # every play scores below this
     for floor in floors[:TOP_DOWN_PASSES]:
-        found = _search(problem, cells, future, floor=floor, width=None, memo=memo, peak=peak)
+        found = _search(problem, cells, future, floor, None, None, memo, peak, budget, stopped)
         if found is not None:
             return _melds_of(problem, cells, found)
+        if stopped:
+            break  # over budget: guess
+        below = floor
         if floor <= problem.gain(1):
             return None  # every play scores less than one tile does: nothing is playable
     guess = None
     for width in GUESS_WIDTHS:
+        if budget is not None and width > budget:
+            break
         found = _search(problem, cells, future, floor=1, width=width, memo=memo)
         if found is not None and (guess is None or found.score > guess.score or found.exact):
             guess = found
@@ -662,10 +681,9 @@ def _best_melds(problem: _Problem) -> list[_Built] | None:
             break
     if guess is not None and guess.exact:
         return _melds_of(problem, cells, guess)
-    below = floors[TOP_DOWN_PASSES - 1]  # every play scores below this
     floor = guess.score + 1 if guess is not None else 1
     if floor < below:
-        found = _search(problem, cells, future, floor=floor, width=None, memo=memo)
+        found = _search(problem, cells, future, floor, None, None, memo, None, budget)
         if found is not None:
             return _melds_of(problem, cells, found)
     return _melds_of(problem, cells, guess) if guess is not None else None
@@ -718,12 +736,16 @@ def _search(
     cut: list[bool] | None = None,
     memo: list[_CellMemo] | None = None,
     peak: list[int] | None = None,
+    give_up: int | None = None,
+    stopped: list[bool] | None = None,
 ) -> _Found | None:
     """Run the programme; keep states whose bound reaches ``floor`` (the best ``width`` only).
 
     ``cut``, if given, learns whether the beam ever dropped a state: if not, the pass was exact
     even when it found nothing. ``memo`` (from :func:`_memos`) carries what the cells learn
-    from one pass to the next of the same problem.
+    from one pass to the next of the same problem. ``peak`` learns the most states a layer
+    held. A layer over ``give_up`` states stops the pass, which then finds nothing and says
+    so in ``stopped``.
     """
     if memo is None:
         memo = _memos(problem, cells)
@@ -760,6 +782,12 @@ def _search(
             break  # every state was dropped: the pass finds nothing
         if size > most_states:
             most_states = size
+            if give_up is not None and size > give_up:
+                if peak is not None:
+                    peak.append(most_states)
+                if stopped is not None:
+                    stopped.append(True)
+                return None
         if width is not None and size > width:
             layer = _beam(layer, width, problem)
             exact = False
