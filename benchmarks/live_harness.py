@@ -219,6 +219,7 @@ class Harness:
         self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.readers: list[asyncio.Task[None]] = []
         self.rss_peak: dict[int, int] = dict.fromkeys(self.pids, 0)
+        self.pss_peak: dict[int, int] = dict.fromkeys(self.pids, 0)
 
     # Setting up
 
@@ -435,6 +436,7 @@ class Harness:
         system_before = system_cpu()
         harness_before = time.process_time()
         self.rss_peak = dict.fromkeys(self.pids, 0)
+        self.pss_peak = dict.fromkeys(self.pids, 0)
         sampler = asyncio.create_task(self.sample_rss())
         tasks: set[asyncio.Task[None]] = set()
         start = loop.time() + 0.05
@@ -513,6 +515,7 @@ class Harness:
             "mean_frame_bytes": round(step.frame_bytes / step.frames) if step.frames else 0,
             "server_rss_peak_mb": {str(p): round(v / 1024, 1) for p, v in self.rss_peak.items()},
             "server_rss_peak_total_mb": round(sum(self.rss_peak.values()) / 1024, 1),
+            "server_pss_peak_total_mb": round(sum(self.pss_peak.values()) / 1024, 1),
             "server_cpu_percent": {
                 str(p): round(100 * cpu / window, 1) for p, cpu in server_cpu_s.items()
             },
@@ -547,9 +550,13 @@ class Harness:
     # Server figures
 
     async def sample_rss(self) -> None:
+        samples = 0
         while True:
             for pid in self.pids:
                 self.rss_peak[pid] = max(self.rss_peak[pid], rss_kb(pid))
+                if samples % 4 == 0:  # smaps_rollup walks the page tables: once a second
+                    self.pss_peak[pid] = max(self.pss_peak[pid], pss_kb(pid))
+            samples += 1
             await asyncio.sleep(0.25)
 
     def cpu_ticks(self) -> dict[int, int]:
@@ -573,6 +580,19 @@ def rss_kb(pid: int) -> int:
         with open(f"/proc/{pid}/status") as status:
             for line in status:
                 if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def pss_kb(pid: int) -> int:
+    """Proportional set size in kB (pages shared with other processes split between them),
+    the fair measure of what several server processes take together; 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
                     return int(line.split()[1])
     except OSError:
         pass
@@ -642,7 +662,8 @@ async def run_load(
             log(
                 f"  {moves_per_s:>5.0f} moves/s: done {result['moves_per_s']}/s, p50 {lat['p50']}"
                 f" p95 {lat['p95']} p99 {lat['p99']} ms, lost {result['lost_frames']}, errors "
-                f"{sum(result['errors'].values())}, rss {result['server_rss_peak_total_mb']} MB, "
+                f"{sum(result['errors'].values())}, rss {result['server_rss_peak_total_mb']} MB "
+                f"(pss {result['server_pss_peak_total_mb']}), "
                 f"cpu {result['server_cpu_percent']} (machine "
                 f"{result['machine_cpu_busy_percent']}%, harness {result['harness_cpu_percent']}%);"
                 f" CPU ms/move: servers {result['server_cpu_ms_per_move']}, database "
