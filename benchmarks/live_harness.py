@@ -576,23 +576,21 @@ class Harness:
 
 def rss_kb(pid: int) -> int:
     """VmRSS of a process in kB (0 once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+    return _proc_kb(f"/proc/{pid}/status", "VmRSS:")
 
 
 def pss_kb(pid: int) -> int:
     """Proportional set size in kB (pages shared with other processes split between them),
     the fair measure of what several server processes take together; 0 once it is gone."""
+    return _proc_kb(f"/proc/{pid}/smaps_rollup", "Pss:")
+
+
+def _proc_kb(path: str, field: str) -> int:
+    """The kB figure on the line of ``path`` that starts with ``field`` (0 if unreadable)."""
     try:
-        with open(f"/proc/{pid}/smaps_rollup") as rollup:
-            for line in rollup:
-                if line.startswith("Pss:"):
+        with open(path) as lines:
+            for line in lines:
+                if line.startswith(field):
                     return int(line.split()[1])
     except OSError:
         pass

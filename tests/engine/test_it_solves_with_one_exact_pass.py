@@ -40,11 +40,13 @@ def one_exact_pass(position: Position, opened: bool, points_first: bool = False)
     return found.score if found is not None else 0
 
 
-def solved_score(position: Position, opened: bool, points_first: bool = False) -> int:
-    """The score of ``solve_ids``'s answer, weighed as the programme weighs it."""
+def solved_score(
+    position: Position, opened: bool, points_first: bool = False, budget: int | None = None
+) -> int:
+    """The score of ``solve_ids``'s answer (checked legal), weighed as the programme weighs it."""
     rules, kinds, table, rack = position.rules, position.kinds, position.table, position.rack
     prefer: solver.Prefer = "points" if points_first else "tiles"
-    after = solver.solve_ids(rules, kinds, table, rack, opened, prefer=prefer)
+    after = solver.solve_ids(rules, kinds, table, rack, opened, prefer=prefer, budget=budget)
     if after is None:
         return 0
     played = check_turn(rules, kinds, table, rack, after, opened).played

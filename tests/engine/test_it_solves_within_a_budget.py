@@ -22,23 +22,9 @@ from benchmarks.bench_solver import Position, random_position
 from games.engine.errors import InvalidInput
 from games.engine.projection import view_for
 from games.engine.rules import RULES, rules_named
-from games.engine.turn import check_turn
 
 from .test_it_plays_bots_with_strategy import position as game_at
 from .test_it_solves_with_one_exact_pass import solved_score
-
-
-def budget_score(position: Position, budget: int, points_first: bool = False) -> int:
-    """The score of a budgeted answer (checked legal), weighed as the programme weighs it."""
-    rules, kinds, table, rack = position.rules, position.kinds, position.table, position.rack
-    prefer: solver.Prefer = "points" if points_first else "tiles"
-    after = solver.solve_ids(rules, kinds, table, rack, True, prefer=prefer, budget=budget)
-    if after is None:
-        return 0
-    played = check_turn(rules, kinds, table, rack, after, True).played
-    if points_first:
-        return sum(1 + solver.POINTS_FIRST_WEIGHT * kinds[i].rack_value for i in played)
-    return sum(solver.BIG + kinds[i].rack_value for i in played)
 
 
 def positions(seed: int, count: int) -> list[Position]:
@@ -56,7 +42,7 @@ def test_a_small_budget_answers_legally_and_never_beats_the_best(points_first: b
     cut_short = 0
     for n, position in enumerate(positions(7100 + points_first, 30)):
         best = solved_score(position, True, points_first)
-        guessed = budget_score(position, 16, points_first)
+        guessed = solved_score(position, True, points_first, budget=16)
         assert guessed <= best, (n, position)
         cut_short += guessed < best
     assert cut_short, "a budget of 16 states should cut some proof short"
@@ -66,7 +52,7 @@ def test_a_budget_no_pass_reaches_gives_the_proven_best() -> None:
     for n, position in enumerate(positions(7200, 20)):
         for points_first in (False, True):
             best = solved_score(position, True, points_first)
-            assert budget_score(position, 1 << 30, points_first) == best, (n, position)
+            assert solved_score(position, True, points_first, budget=1 << 30) == best, (n, position)
 
 
 def test_a_budget_settles_for_a_guess_on_a_captured_slow_position() -> None:
@@ -80,7 +66,7 @@ def test_a_budget_settles_for_a_guess_on_a_captured_slow_position() -> None:
     table = tuple(tuple(meld) for meld in call["table"])
     position = Position(rules, rules.tile_set.tiles, table, tuple(call["rack"]))
     best = solved_score(position, True, points_first=True)
-    guessed = budget_score(position, 1024, points_first=True)
+    guessed = solved_score(position, True, points_first=True, budget=1024)
     assert 0 < guessed < best
 
 
