@@ -765,6 +765,8 @@ def _search(
             history.append(_UNCHANGED_CELL)
         else:
             layer, back = _cell_step(problem, cell, layer, bound, cell_memo)
+            if cell_memo.group_shortfall is not None:
+                layer = _groupable(layer, cell_memo)
             layer = _undominated(problem, layer, cell.colour)
             history.append(back)
         if cell.last_colour:
@@ -1081,6 +1083,7 @@ class _CellMemo:
         "idle",
         "joker",
         "room_cap",
+        "group_shortfall",
     )
 
     def __init__(
@@ -1107,6 +1110,7 @@ class _CellMemo:
         self.idle = not (cell.must or cell.may or cell.heldable or cell.group_witness)
         self.joker = problem.joker_score
         self.room_cap = problem.room_cap
+        self.group_shortfall = _group_shortfall_table(problem, cell)
         # Everything but the states' runs and jokers that the cell's steps depend on: steps
         # are shared by every problem with the same signature (see _steps).
         self.signature = (
@@ -1393,6 +1397,68 @@ class _ShortfallTable(dict[int, int]):
         value = _run_shortfall(_RUNS[rid], self.following, self.then)
         self[rid] = value
         return value
+
+
+def _group_shortfall_table(problem: _Problem, cell: _Cell) -> _GroupShortfall | None:
+    """Interned groups -> the free jokers the tiles set aside for groups at this number need
+    at least, after this cell; ``None`` where nothing can be set aside before the last colour."""
+    if cell.last_colour:
+        return None
+    later = tuple(
+        problem.supply[colour][cell.number] for colour in range(cell.colour + 1, COLOUR_COUNT)
+    )
+    table = _GROUP_SHORTFALLS.get(later)
+    if table is None:
+        table = _GROUP_SHORTFALLS[later] = _GroupShortfall(later)
+    return table
+
+
+class _GroupShortfall(dict[int, int]):
+    """Interned groups -> free jokers they need at least, with ``later`` tiles (real or held)
+    in the number's colours still to come.
+
+    Tiles set aside at one number form groups of one tile per colour, three tiles or more (a
+    free joker filling in). ``k`` groups are needed for the most tiles of one colour, and the
+    fewest jokers fill them when the other colours spread evenly over them: ``3k`` places, less
+    the tiles set aside and the most the later colours can give (one per group each). More
+    groups never need fewer jokers: a group more asks three places and the (at most three)
+    later colours give one each."""
+
+    __slots__ = ("later",)
+
+    def __init__(self, later: tuple[int, ...]) -> None:
+        super().__init__()
+        self.later = later
+
+    def __missing__(self, gid: int) -> int:
+        counts = [real + held for real, held in _GROUPS[gid]]
+        groups = max(counts, default=0)
+        placed = sum(counts) + sum(min(tiles, groups) for tiles in self.later)
+        value = self[gid] = max(0, 3 * groups - placed)
+        return value
+
+
+_GROUP_SHORTFALLS: dict[tuple[int, ...], _GroupShortfall] = {}
+
+
+def _groupable(layer: dict[int, int], memo: _CellMemo) -> dict[int, int]:
+    """Drop states whose runs and groups need more free jokers than may still be placed."""
+    groups = memo.group_shortfall
+    assert groups is not None
+    (s0, t0), (s1, t1), (s2, t2) = memo.other_shortfalls
+    own = memo.own_shortfall
+    shift = memo.shift
+    needed = memo.needed
+    return {
+        key: score
+        for key, score in layer.items()
+        if groups[key >> GROUP_SHIFT & GROUP_MASK]
+        + own[key >> shift & RUN_MASK]
+        + t0[key >> s0 & RUN_MASK]
+        + t1[key >> s1 & RUN_MASK]
+        + t2[key >> s2 & RUN_MASK]
+        <= needed[key >> FREE_SHIFT & NIBBLE][key >> HELD_SHIFT & NIBBLE]
+    }
 
 
 def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[int, int]:
@@ -1772,6 +1838,7 @@ def _trim_caches() -> None:
     _MOVES.clear()
     _STEPS.clear()
     _SHORTFALL_TABLES.clear()
+    _GROUP_SHORTFALLS.clear()
     _GROUPED.clear()
     del _RUNS[1:]
     _RUN_IDS.clear()
