@@ -512,17 +512,54 @@ def _meld_jokers(tiles: tuple[Tile, ...], numbers: int) -> tuple[_TableJoker, ..
 # The dynamic programme
 
 
-@dataclass(frozen=True, slots=True)
 class _Cell:
-    number: int
-    colour: int
-    must: int
-    may: int
-    heldable: int  # bit j: table joker j stood for this cell's tile
-    real_bits: int  # ROLE/MATE bits a real tile of this cell adds to its run
-    last_colour: bool
-    group_witness: bool  # a group at this number could free a table joker
-    counted: bool = False  # its rack tiles could meld, so the bound counts them
+    """One (number, colour) of the programme: its tiles and what table jokers make of it.
+
+    A plain slotted class (cells are made by the thousand, frozen inits cost twice as much);
+    treat it as immutable: problems share their cells."""
+
+    __slots__ = (
+        "number",
+        "colour",
+        "must",
+        "may",
+        "heldable",
+        "real_bits",
+        "last_colour",
+        "group_witness",
+        "counted",
+        "idle",
+        "expired",
+    )
+
+    def __init__(
+        self,
+        number: int,
+        colour: int,
+        must: int,
+        may: int,
+        heldable: int = 0,
+        real_bits: int = 0,
+        group_witness: bool = False,
+        counted: bool = False,
+        expired: int = 0,
+    ) -> None:
+        self.number = number
+        self.colour = colour
+        self.must = must  # real tiles that must be placed
+        self.may = may  # real tiles that may be placed
+        self.heldable = heldable  # bit j: table joker j stood for this cell's tile
+        self.real_bits = real_bits  # ROLE/MATE bits a real tile of this cell adds to its run
+        self.last_colour = colour == COLOUR_COUNT - 1
+        self.group_witness = group_witness  # a group at this number could free a table joker
+        self.counted = counted  # its rack tiles could meld, so the bound counts them
+        # No tile, held joker or group mark here: a state with no run of the colour passes.
+        self.idle = not (must or may or heldable or group_witness)
+        # Last colour only: table jokers that can no longer be held or freed after it.
+        self.expired = expired
+
+    def __repr__(self) -> str:
+        return f"_Cell({self.number}, {self.colour}, must={self.must}, may={self.may})"
 
 
 @lru_cache(maxsize=16)
@@ -530,35 +567,45 @@ def _cells(problem: _Problem) -> tuple[_Cell, ...]:
     """The problem's cells, numbers ascending, colours in order (kept for the few problems a
     solve builds: the bound, the tries and the passes all ask for them)."""
     freeable_bits = _live_bits(problem, ~problem.freeable)
+    # Per cell (colour * 16 + number): table jokers it may be held as, and run marks.
+    heldable_at: dict[int, int] = {}
+    marks_at: dict[int, int] = {}
+    for j, joker in enumerate(problem.table_jokers):
+        mate_colours = {mate.colour for mate in joker.mates}
+        role_colours = {role.colour for role in joker.roles}
+        for role in joker.roles:
+            assert role.colour is not None
+            at = COLOURS.index(role.colour) << 4 | role.number
+            heldable_at[at] = heldable_at.get(at, 0) | 1 << j
+            if role.colour in mate_colours:
+                marks_at[at] = marks_at.get(at, 0) | _role_bit(j)
+        for mate in joker.mates:
+            if mate.colour in role_colours:
+                assert mate.colour is not None
+                at = COLOURS.index(mate.colour) << 4 | mate.number
+                marks_at[at] = marks_at.get(at, 0) | _mate_bit(j)
     # A table joker that cannot be replaced stands for one of its old tiles (in the supply);
     # only rack jokers and table jokers that may be freed can stand for anything.
     jokers = problem.most_free
+    must = problem.must
+    may = problem.may
     cells = []
     for number in range(1, problem.numbers + 1):
         witness = bool(problem.freeable) and bool(_group_spec(problem, number, problem.freeable))
-        for colour, code in enumerate(COLOURS):
-            tile = _tile(colour, number)
-            heldable = 0
-            real_bits = 0
-            for j, joker in enumerate(problem.table_jokers):
-                if tile in joker.roles:
-                    heldable |= 1 << j
-                    if any(m.colour == code for m in joker.mates):
-                        real_bits |= _role_bit(j)
-                if tile in joker.mates and any(r.colour == code for r in joker.roles):
-                    real_bits |= _mate_bit(j)
+        for colour in range(COLOUR_COUNT):
+            rack_tiles = may[colour][number]
+            at = colour << 4 | number
             cells.append(
                 _Cell(
-                    number=number,
-                    colour=colour,
-                    must=problem.must[colour][number],
-                    may=problem.may[colour][number],
-                    heldable=heldable,
-                    real_bits=real_bits & freeable_bits,
-                    last_colour=colour == COLOUR_COUNT - 1,
-                    group_witness=witness,
-                    counted=bool(problem.may[colour][number])
-                    and _could_meld(problem, colour, number, jokers),
+                    number,
+                    colour,
+                    must[colour][number],
+                    rack_tiles,
+                    heldable_at.get(at, 0),
+                    marks_at.get(at, 0) & freeable_bits,
+                    witness,
+                    bool(rack_tiles) and _could_meld(problem, colour, number, jokers),
+                    _expired(problem, number) if colour == COLOUR_COUNT - 1 else 0,
                 )
             )
     return tuple(cells)
@@ -734,7 +781,7 @@ def _search(
     floor: int,
     width: int | None,
     cut: list[bool] | None = None,
-    memo: list[_CellMemo] | None = None,
+    memo: _Memos | None = None,
     peak: list[int] | None = None,
     give_up: int | None = None,
     stopped: list[bool] | None = None,
@@ -758,24 +805,22 @@ def _search(
         bound = _Bound(
             floor, future[index + 1] + jokers, future[index] + jokers, problem.joker_score
         )
-        cell_memo = memo[index]
-        shift = cell_memo.shift
-        if cell_memo.idle and not any(key >> shift & RUN_MASK for key in layer):
+        shift = RUN_SHIFTS[cell.colour]
+        if cell.idle and not any(key >> shift & RUN_MASK for key in layer):
             # Nothing to place and no run to end: every state stays as it is.
             history.append(_UNCHANGED_CELL)
         else:
+            cell_memo = memo[index]
             layer, back = _cell_step(problem, cell, layer, bound, cell_memo)
-            if cell_memo.group_shortfall is not None:
-                layer = _groupable(layer, cell_memo)
             layer = _undominated(problem, layer, cell.colour)
             history.append(back)
         if cell.last_colour:
             if any(key >> GROUP_SHIFT & GROUP_MASK for key in layer):
-                layer, back = _group_step(problem, cell, layer, bound, cell_memo)
+                layer, back = _group_step(problem, cell, layer, bound, memo[index])
                 history.append(back)
             else:
                 history.append(_UNCHANGED_GROUPS)
-            expired = cell_memo.expired
+            expired = cell.expired
             if expired:
                 layer = _alive(layer, expired)
             layer = _undominated_across(problem, layer)
@@ -1015,6 +1060,7 @@ def _cell_step(
     floor = bound.floor - bound.rest_before
     steps_of = memo.steps_of
     settled_of = memo.settled_of
+    groups = memo.group_shortfall
     get = after.get
     for key, score in layer.items():
         held = key >> HELD_SHIFT & NIBBLE
@@ -1027,6 +1073,8 @@ def _cell_step(
         )
         if room < 0:
             continue
+        # What the tiles set aside for groups need too, unless a move adds to them.
+        plain_room = room - groups[key >> GROUP_SHIFT & GROUP_MASK]
         slack = score - free * joker - floor
         steps = steps_of.get(rid << 9 | needed_left << 4 | settled)
         if steps is None:
@@ -1041,8 +1089,12 @@ def _cell_step(
                 continue
             total = score + gain
             if kind == _PLAIN:
+                if need > plain_room:
+                    continue
                 new = rest + delta
             elif kind == _ROOM:
+                if need > plain_room:
+                    continue
                 had = key & ROOM_MASK
                 new = rest + delta + min(room_cap, had + aux) - had
             elif kind == _TOUCHES:
@@ -1053,6 +1105,8 @@ def _cell_step(
                     if len(moved) < MOVED_LIMIT:  # steps outlive the solve: keep them small
                         moved[part] = new
                 new |= key & ~aux
+                if need + groups[new >> GROUP_SHIFT & GROUP_MASK] > room:
+                    continue
             else:
                 if delta <= spare[free][held]:
                     _settle(problem, cell, key, score, bound, move.option, after, back, settled_of)
@@ -1078,9 +1132,7 @@ class _CellMemo:
         "steps_of",
         "settled_of",
         "group_options",
-        "expired",
         "signature",
-        "idle",
         "joker",
         "room_cap",
         "group_shortfall",
@@ -1102,12 +1154,8 @@ class _CellMemo:
         self.needed = _needed_table(problem) if needed is None else needed
         self.spare = _spare_table(problem) if spare is None else spare
         self.general: dict[int, tuple[int, int, int]] = {}
-        self.steps_of: dict[int, list[_Step]] = {}
         self.settled_of: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self.group_options: dict[tuple[int, int], tuple[tuple[int, int, int, Partition], ...]] = {}
-        self.expired = _expired(problem, cell.number) if cell.last_colour else 0
-        # No tile, held joker or group mark here: a state with no run of the colour passes.
-        self.idle = not (cell.must or cell.may or cell.heldable or cell.group_witness)
         self.joker = problem.joker_score
         self.room_cap = problem.room_cap
         self.group_shortfall = _group_shortfall_table(problem, cell)
@@ -1128,12 +1176,38 @@ class _CellMemo:
             own.following,
             own.then,
         )
+        # Steps by (runs, free jokers left, settled table jokers) are shared by every problem
+        # whose cell has this signature and the same table jokers that may be held or freed.
+        shared = (self.signature, cell.heldable, cell.real_bits, problem.freeable)
+        steps_of = _STEPS_OF.get(shared)
+        if steps_of is None:
+            steps_of = _STEPS_OF[shared] = {}
+        self.steps_of = steps_of
 
 
-def _memos(problem: _Problem, cells: Sequence[_Cell]) -> list[_CellMemo]:
-    needed = _needed_table(problem)
-    spare = _spare_table(problem)
-    return [_CellMemo(problem, cell, needed, spare) for cell in cells]
+class _Memos:
+    """The cells' memos of one problem, each made when a pass first steps its cell."""
+
+    __slots__ = ("problem", "cells", "needed", "spare", "made")
+
+    def __init__(self, problem: _Problem, cells: Sequence[_Cell]) -> None:
+        self.problem = problem
+        self.cells = cells
+        self.needed = _needed_table(problem)
+        self.spare = _spare_table(problem)
+        self.made: list[_CellMemo | None] = [None] * len(cells)
+
+    def __getitem__(self, index: int) -> _CellMemo:
+        memo = self.made[index]
+        if memo is None:
+            memo = self.made[index] = _CellMemo(
+                self.problem, self.cells[index], self.needed, self.spare
+            )
+        return memo
+
+
+def _memos(problem: _Problem, cells: Sequence[_Cell]) -> _Memos:
+    return _Memos(problem, cells)
 
 
 def _steps(
@@ -1190,6 +1264,7 @@ def _steps(
 
 MOVED_LIMIT = 256
 _STEPS: dict[tuple[tuple[int, ...], int, int, tuple[int, int, int]], list[_Step]] = {}
+_STEPS_OF: dict[tuple[tuple[int, ...], int, int, int], dict[int, list[_Step]]] = {}
 
 
 # How a compiled move changes a packed state: only the colour's runs and the free jokers, more
@@ -1399,11 +1474,9 @@ class _ShortfallTable(dict[int, int]):
         return value
 
 
-def _group_shortfall_table(problem: _Problem, cell: _Cell) -> _GroupShortfall | None:
+def _group_shortfall_table(problem: _Problem, cell: _Cell) -> _GroupShortfall:
     """Interned groups -> the free jokers the tiles set aside for groups at this number need
-    at least, after this cell; ``None`` where nothing can be set aside before the last colour."""
-    if cell.last_colour:
-        return None
+    at least, after this cell."""
     later = tuple(
         problem.supply[colour][cell.number] for colour in range(cell.colour + 1, COLOUR_COUNT)
     )
@@ -1439,26 +1512,6 @@ class _GroupShortfall(dict[int, int]):
 
 
 _GROUP_SHORTFALLS: dict[tuple[int, ...], _GroupShortfall] = {}
-
-
-def _groupable(layer: dict[int, int], memo: _CellMemo) -> dict[int, int]:
-    """Drop states whose runs and groups need more free jokers than may still be placed."""
-    groups = memo.group_shortfall
-    assert groups is not None
-    (s0, t0), (s1, t1), (s2, t2) = memo.other_shortfalls
-    own = memo.own_shortfall
-    shift = memo.shift
-    needed = memo.needed
-    return {
-        key: score
-        for key, score in layer.items()
-        if groups[key >> GROUP_SHIFT & GROUP_MASK]
-        + own[key >> shift & RUN_MASK]
-        + t0[key >> s0 & RUN_MASK]
-        + t1[key >> s1 & RUN_MASK]
-        + t2[key >> s2 & RUN_MASK]
-        <= needed[key >> FREE_SHIFT & NIBBLE][key >> HELD_SHIFT & NIBBLE]
-    }
 
 
 def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[int, int]:
@@ -1833,10 +1886,11 @@ CACHE_LIMIT = 400_000
 
 def _trim_caches() -> None:
     """Between solves, forget interned states and compiled moves once they grow large."""
-    if len(_MOVES) + len(_STEPS) + len(_RUNS) + len(_GROUPED) < CACHE_LIMIT:
+    if len(_MOVES) + 2 * len(_STEPS) + len(_RUNS) + len(_GROUPED) < CACHE_LIMIT:
         return
     _MOVES.clear()
     _STEPS.clear()
+    _STEPS_OF.clear()
     _SHORTFALL_TABLES.clear()
     _GROUP_SHORTFALLS.clear()
     _GROUPED.clear()
