@@ -1048,12 +1048,12 @@ def _cell_step(
     """One cell for every state. Cells where a table joker could be held or freed take the
     general path; every other cell works on packed states directly."""
     if memo is None:
-        memo = _CellMemo(problem, cell)
+        memo = _memos(problem, (cell,))[0]
     after: dict[int, int] = {}
     back: dict[int, Back] = {}
     shift = memo.shift
     (s1, t1), (s2, t2), (s3, t3) = memo.other_shortfalls
-    needed = memo.needed
+    needed = memo.needed_by_jokers
     spare = memo.spare
     joker = memo.joker
     room_cap = memo.room_cap
@@ -1062,42 +1062,46 @@ def _cell_step(
     settled_of = memo.settled_of
     groups = memo.group_shortfall
     get = after.get
+    others = ~(RUN_MASK << shift)
+    run_mask = RUN_MASK
+    group_shift, group_mask = GROUP_SHIFT, GROUP_MASK
+    plain, roomy, touches = _PLAIN, _ROOM, _TOUCHES
     for key, score in layer.items():
-        held = key >> HELD_SHIFT & NIBBLE
-        free = key >> FREE_SHIFT & NIBBLE
-        settled = held | key >> FREED_SHIFT & NIBBLE
-        rid = key >> shift & RUN_MASK
-        needed_left = needed[free][held]
+        jokers = key >> FREE_SHIFT & 0xFF  # free jokers, then held table jokers
+        free = jokers & NIBBLE
+        settled = key >> HELD_SHIFT & NIBBLE | key >> FREED_SHIFT & NIBBLE
+        rid = key >> shift & run_mask
+        needed_left = needed[jokers]
         room = needed_left - (
-            t1[key >> s1 & RUN_MASK] + t2[key >> s2 & RUN_MASK] + t3[key >> s3 & RUN_MASK]
+            t1[key >> s1 & run_mask] + t2[key >> s2 & run_mask] + t3[key >> s3 & run_mask]
         )
         if room < 0:
             continue
         # What the tiles set aside for groups need too, unless a move adds to them.
-        plain_room = room - groups[key >> GROUP_SHIFT & GROUP_MASK]
+        plain_room = room - groups[key >> group_shift & group_mask]
         slack = score - free * joker - floor
         steps = steps_of.get(rid << 9 | needed_left << 4 | settled)
         if steps is None:
             steps = steps_of[rid << 9 | needed_left << 4 | settled] = _steps(
                 problem, cell, memo, rid, needed_left, settled
             )
-        rest = key & ~(RUN_MASK << shift)
+        rest = key & others
         for skip, kind, need, gain, delta, aux, move, moved in steps:
             if skip > slack:
                 break
             if need > room:
                 continue
             total = score + gain
-            if kind == _PLAIN:
+            if kind == plain:
                 if need > plain_room:
                     continue
                 new = rest + delta
-            elif kind == _ROOM:
+            elif kind == roomy:
                 if need > plain_room:
                     continue
                 had = key & ROOM_MASK
                 new = rest + delta + min(room_cap, had + aux) - had
-            elif kind == _TOUCHES:
+            elif kind == touches:
                 part = key & aux
                 new = moved.get(part, -1)
                 if new < 0:
@@ -1105,10 +1109,10 @@ def _cell_step(
                     if len(moved) < MOVED_LIMIT:  # steps outlive the solve: keep them small
                         moved[part] = new
                 new |= key & ~aux
-                if need + groups[new >> GROUP_SHIFT & GROUP_MASK] > room:
+                if need + groups[new >> group_shift & group_mask] > room:
                     continue
             else:
-                if delta <= spare[free][held]:
+                if delta <= spare[free][jokers >> 4]:
                     _settle(problem, cell, key, score, bound, move.option, after, back, settled_of)
                 continue
             if get(new, -1) < total:
@@ -1127,6 +1131,7 @@ class _CellMemo:
         "own_shortfall",
         "other_shortfalls",
         "needed",
+        "needed_by_jokers",
         "spare",
         "general",
         "steps_of",
@@ -1138,47 +1143,44 @@ class _CellMemo:
         "group_shortfall",
     )
 
-    def __init__(
-        self,
-        problem: _Problem,
-        cell: _Cell,
-        needed: list[list[int]] | None = None,
-        spare: list[list[int]] | None = None,
-    ) -> None:
-        self.shift = RUN_SHIFTS[cell.colour]
-        shortfalls = _shortfall_tables(problem, cell)
-        own = self.own_shortfall = shortfalls[cell.colour]
-        self.other_shortfalls = [
-            (RUN_SHIFTS[c], table) for c, table in enumerate(shortfalls) if c != cell.colour
+    def __init__(self, memos: _Memos, cell: _Cell) -> None:
+        colour = cell.colour
+        self.shift = RUN_SHIFTS[colour]
+        # Per colour, after this cell: the colours done at this number look at the next one.
+        number = cell.number
+        shortfalls = [
+            memos.shortfalls_at(number + 1 if c <= colour else number)[c]
+            for c in range(COLOUR_COUNT)
         ]
-        self.needed = _needed_table(problem) if needed is None else needed
-        self.spare = _spare_table(problem) if spare is None else spare
+        own = self.own_shortfall = shortfalls[colour]
+        self.other_shortfalls = [
+            (RUN_SHIFTS[c], table) for c, table in enumerate(shortfalls) if c != colour
+        ]
+        self.needed = memos.needed
+        self.needed_by_jokers = memos.needed_by_jokers
+        self.spare = memos.spare
         self.general: dict[int, tuple[int, int, int]] = {}
         self.settled_of: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self.group_options: dict[tuple[int, int], tuple[tuple[int, int, int, Partition], ...]] = {}
-        self.joker = problem.joker_score
-        self.room_cap = problem.room_cap
-        self.group_shortfall = _group_shortfall_table(problem, cell)
+        self.joker = memos.joker
+        self.room_cap = memos.room_cap
+        self.group_shortfall = _group_shortfall_table(memos.problem, cell)
         # Everything but the states' runs and jokers that the cell's steps depend on: steps
         # are shared by every problem with the same signature (see _steps).
         self.signature = (
             cell.must,
             cell.may,
-            cell.number,
-            cell.colour,
+            number,
+            colour,
             int(cell.counted),
             int(cell.group_witness),
-            problem.numbers,
-            problem.threshold,
-            problem.tile_weight,
-            problem.point_weight,
-            problem.room_cap,
+            *memos.signature,
             own.following,
             own.then,
         )
         # Steps by (runs, free jokers left, settled table jokers) are shared by every problem
         # whose cell has this signature and the same table jokers that may be held or freed.
-        shared = (self.signature, cell.heldable, cell.real_bits, problem.freeable)
+        shared = (*self.signature, cell.heldable, cell.real_bits, memos.freeable)
         steps_of = _STEPS_OF.get(shared)
         if steps_of is None:
             steps_of = _STEPS_OF[shared] = {}
@@ -1186,24 +1188,60 @@ class _CellMemo:
 
 
 class _Memos:
-    """The cells' memos of one problem, each made when a pass first steps its cell."""
+    """The cells' memos of one problem, each made when a pass first steps its cell, and what
+    they share."""
 
-    __slots__ = ("problem", "cells", "needed", "spare", "made")
+    __slots__ = (
+        "problem",
+        "cells",
+        "needed",
+        "needed_by_jokers",
+        "spare",
+        "joker",
+        "room_cap",
+        "freeable",
+        "signature",
+        "shortfalls",
+        "made",
+    )
 
     def __init__(self, problem: _Problem, cells: Sequence[_Cell]) -> None:
         self.problem = problem
         self.cells = cells
         self.needed = _needed_table(problem)
+        self.needed_by_jokers = _needed_by_jokers(problem)
         self.spare = _spare_table(problem)
+        self.joker = problem.joker_score
+        self.room_cap = problem.room_cap
+        self.freeable = problem.freeable
+        self.signature = (
+            problem.numbers,
+            problem.threshold,
+            problem.tile_weight,
+            problem.point_weight,
+            self.room_cap,
+        )
+        self.shortfalls: dict[int, list[_ShortfallTable]] = {}
         self.made: list[_CellMemo | None] = [None] * len(cells)
 
     def __getitem__(self, index: int) -> _CellMemo:
         memo = self.made[index]
         if memo is None:
-            memo = self.made[index] = _CellMemo(
-                self.problem, self.cells[index], self.needed, self.spare
-            )
+            memo = self.made[index] = _CellMemo(self, self.cells[index])
         return memo
+
+    def shortfalls_at(self, number: int) -> list[_ShortfallTable]:
+        """Per colour: the shortfall table of runs whose next cell is at ``number``."""
+        found = self.shortfalls.get(number)
+        if found is None:
+            found = self.shortfalls[number] = []
+            for row in self.problem.supply:
+                pair = (row[number], row[number + 1])
+                table = _SHORTFALL_TABLES.get(pair)
+                if table is None:
+                    table = _SHORTFALL_TABLES[pair] = _ShortfallTable(*pair)
+                found.append(table)
+        return found
 
 
 def _memos(problem: _Problem, cells: Sequence[_Cell]) -> _Memos:
@@ -1264,7 +1302,7 @@ def _steps(
 
 MOVED_LIMIT = 256
 _STEPS: dict[tuple[tuple[int, ...], int, int, tuple[int, int, int]], list[_Step]] = {}
-_STEPS_OF: dict[tuple[tuple[int, ...], int, int, int], dict[int, list[_Step]]] = {}
+_STEPS_OF: dict[tuple[int, ...], dict[int, list[_Step]]] = {}
 
 
 # How a compiled move changes a packed state: only the colour's runs and the free jokers, more
@@ -1287,6 +1325,18 @@ def _needed_table(problem: _Problem) -> list[list[int]]:
 
 
 _NEEDED: dict[tuple[int, int, int, int], list[list[int]]] = {}
+_NEEDED_BY_JOKERS: dict[tuple[int, int, int, int], list[int]] = {}
+
+
+def _needed_by_jokers(problem: _Problem) -> list[int]:
+    """:func:`_needed_table` by free jokers | held table jokers << 4, as packed states keep
+    them side by side."""
+    key = (problem.rack_jokers, problem.freeable, problem.needed_cap, problem.threshold)
+    found = _NEEDED_BY_JOKERS.get(key)
+    if found is None:
+        table = _needed_table(problem)
+        found = _NEEDED_BY_JOKERS[key] = [table[j & NIBBLE][j >> 4] for j in range(256)]
+    return found
 
 
 def _spare_table(problem: _Problem) -> list[list[int]]:
@@ -1442,20 +1492,6 @@ def _settle(
         if after.get(new, -1) < total:
             after[new] = total
             back[new] = (key, (option, held))
-
-
-def _shortfall_tables(problem: _Problem, cell: _Cell) -> list[_ShortfallTable]:
-    """Per colour, after this cell: interned runs -> free jokers they need at least."""
-    tables: list[_ShortfallTable] = []
-    for colour in range(COLOUR_COUNT):
-        following = cell.number + (1 if colour <= cell.colour else 0)
-        row = problem.supply[colour]
-        pair = (row[following], row[following + 1])
-        table = _SHORTFALL_TABLES.get(pair)
-        if table is None:
-            table = _SHORTFALL_TABLES[pair] = _ShortfallTable(*pair)
-        tables.append(table)
-    return tables
 
 
 class _ShortfallTable(dict[int, int]):
