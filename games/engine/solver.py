@@ -1564,8 +1564,7 @@ def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[
     if len(layer) < 2:
         return layer
     shift = RUN_SHIFTS[colour]
-    loose = ~(RUN_MASK << shift) & ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
-    loose &= ~(NIBBLE << HELD_SHIFT | NIBBLE << FREED_SHIFT)
+    loose = _UNDOMINATED_LOOSE[colour]
     shared = _shared_buckets(layer, loose, True)
     if not shared:
         return layer
@@ -1915,6 +1914,12 @@ _ANY_COLOUR_OPTIONS: dict[int, tuple[tuple[int, int, int, Partition], ...]] = {}
 _ACROSS_LOOSE = ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
 for _shift in RUN_SHIFTS:
     _ACROSS_LOOSE &= ~(RUN_MASK << _shift)
+# What _undominated buckets states by, per colour (before the settled table jokers).
+_UNDOMINATED_LOOSE = tuple(
+    ~(RUN_MASK << shift) & ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
+    & ~(NIBBLE << HELD_SHIFT | NIBBLE << FREED_SHIFT)
+    for shift in RUN_SHIFTS
+)
 
 
 CACHE_LIMIT = 400_000
@@ -2336,7 +2341,9 @@ def _rebuild(
         option, held = choice
         if not (isinstance(option, _CellOption) and isinstance(held, int)):
             raise AssertionError("a cell step without a cell choice")
-        _replay_cell(problem, cell, before, after, option, held, live, pending, melds)
+        if option is not _NOTHING or live[cell.colour]:
+            # (A cell doing nothing with no run to end changes no meld and settles no joker.)
+            _replay_cell(problem, cell, before, after, option, held, live, pending, melds)
         if cell.last_colour:
             before, group_choice, _ = next(step_iter)
             melds.extend(_replay_groups(problem, cell, before, group_choice, pending))
@@ -2400,12 +2407,8 @@ def _replay_cell(
     pending: list[list[Label]],
     melds: list[_Built],
 ) -> None:
-    if option is _NOTHING and not live[cell.colour]:
-        pending[cell.colour] = []
-        _drop_settled_marks(problem, after, live)
-        return
     tile = _tile(cell.colour, cell.number)
-    real_bits = cell.real_bits & _live_bits(problem, _settled(before))
+    real_bits = cell.real_bits and cell.real_bits & _live_bits(problem, _settled(before))
     held_jokers: list[Label] = [j for j in range(held.bit_length()) if held >> j & 1]
     group_tiles: list[Label] = [tile] * option.group_real
     pending[cell.colour] = group_tiles + held_jokers[: option.held_in_group]
