@@ -422,11 +422,15 @@ def _tile(colour: int, number: int) -> Tile:
 
 def _counts(kinds: Sequence[Tile], ids: Sequence[int], numbers: int) -> tuple[tuple[int, ...], ...]:
     counts = [[0] * (numbers + 1) for _ in COLOURS]
+    index = _COLOUR_INDEX
     for i in ids:
         tile = kinds[i]
         if tile.colour is not None:
-            counts[COLOURS.index(tile.colour)][tile.number] += 1
+            counts[index[tile.colour]][tile.number] += 1
     return tuple(tuple(row) for row in counts)
+
+
+_COLOUR_INDEX = {code: colour for colour, code in enumerate(COLOURS)}
 
 
 def _with_supply(problem: _Problem) -> _Problem:
@@ -438,12 +442,13 @@ def _supply(problem: _Problem) -> tuple[tuple[int, ...], ...]:
     zero past the last number."""
     rows = []
     for colour in range(COLOUR_COUNT):
-        row = [0] * (problem.numbers + 3)
-        for number in range(1, problem.numbers + 1):
-            held = sum(_tile(colour, number) in j.roles for j in problem.table_jokers)
-            row[number] = problem.must[colour][number] + problem.may[colour][number] + held
-        rows.append(tuple(row))
-    return tuple(rows)
+        must, may = problem.must[colour], problem.may[colour]
+        rows.append([must[n] + may[n] for n in range(problem.numbers + 1)] + [0, 0])
+    for joker in problem.table_jokers:
+        for role in joker.roles:
+            assert role.colour is not None
+            rows[_COLOUR_INDEX[role.colour]][role.number] += 1
+    return tuple(tuple(row) for row in rows)
 
 
 def _opening_problem(rules: Rules, kinds: Sequence[Tile], rack: Sequence[int]) -> _Problem:
@@ -891,9 +896,14 @@ def _expired(problem: _Problem, number: int) -> int:
     stood for and every old meld-mate's kind is at ``number`` or below."""
     expired = 0
     for j, joker in enumerate(problem.table_jokers):
-        if max(tile.number for tile in joker.roles | joker.mates) <= number:
+        if _last_number(joker) <= number:
             expired |= 1 << j
     return expired
+
+
+@lru_cache(maxsize=1 << 12)
+def _last_number(joker: _TableJoker) -> int:
+    return max(tile.number for tile in joker.roles | joker.mates)
 
 
 def _alive(layer: dict[int, int], expired: int) -> dict[int, int]:
@@ -995,15 +1005,12 @@ def _upper_bound(
 
 def _could_meld(problem: _Problem, colour: int, number: int, jokers: int) -> bool:
     """Whether a tile could be in some meld with the tiles and jokers there are."""
-
-    def there(c: int, n: int) -> bool:
-        return problem.supply[c][n] > 0
-
+    row = problem.supply[colour]
     for start in range(max(1, number - 2), min(number, problem.numbers - 2) + 1):
-        window = [n for n in range(start, start + 3) if n != number]
-        if sum(not there(colour, n) for n in window) <= jokers:
+        missing = sum(1 for n in range(start, start + 3) if n != number and not row[n])
+        if missing <= jokers:
             return True
-    others = sum(there(c, number) for c in range(COLOUR_COUNT) if c != colour)
+    others = sum(1 for c in range(COLOUR_COUNT) if c != colour and problem.supply[c][number])
     return others + jokers >= 2
 
 
@@ -1426,6 +1433,12 @@ def _frees(runs: tuple[int, ...]) -> bool:
 
 
 _MARK_PAIRS = sum(1 << (2 * j) for j in range(4))  # one pair per table joker (a nibble)
+# Pairs of marks held (bit 2j for table joker j) -> the table jokers they free.
+_PAIRED_JOKERS = [sum(1 << j for j in range(4) if pairs >> (2 * j) & 1) for pairs in range(256)]
+# Settled table jokers -> their run marks (which runs drop once they are held or freed).
+_SETTLED_MARKS = [
+    sum(_role_bit(j) | _mate_bit(j) for j in range(4) if settled >> j & 1) for settled in range(16)
+]
 
 
 def _moved(problem: _Problem, cell: _Cell, key: int, move: _Move, shift: int, rid: int) -> int:
@@ -1755,12 +1768,12 @@ def _after_cell(
     runs = state.runs
     freed = state.freed
     if cell.real_bits:
-        for j in range(len(problem.table_jokers)):
-            both = _role_bit(j) | _mate_bit(j)
-            if any(run & both == both for run in colour_runs):
-                freed |= 1 << j
+        pairs = 0  # bit 2j: a run holds both marks of table joker j
+        for run in colour_runs:
+            pairs |= run >> 4 & run >> 5 & _MARK_PAIRS
+        freed |= _PAIRED_JOKERS[pairs]
     if freed != state.freed or held:
-        keep = _keep_mask(problem, new_held | freed)
+        keep = ~_SETTLED_MARKS[new_held | freed]
         runs = tuple(tuple(sorted(run & keep for run in rs)) for rs in runs)
         colour_runs = tuple(sorted(run & keep for run in colour_runs))
     runs = (*runs[: cell.colour], colour_runs, *runs[cell.colour + 1 :])
