@@ -1073,10 +1073,11 @@ def _cell_step(
     run_mask = RUN_MASK
     group_shift, group_mask = GROUP_SHIFT, GROUP_MASK
     plain, roomy, touches = _PLAIN, _ROOM, _TOUCHES
+    free_shift, held_shift, freed_shift, nibble = FREE_SHIFT, HELD_SHIFT, FREED_SHIFT, NIBBLE
     for key, score in layer.items():
-        jokers = key >> FREE_SHIFT & 0xFF  # free jokers, then held table jokers
-        free = jokers & NIBBLE
-        settled = key >> HELD_SHIFT & NIBBLE | key >> FREED_SHIFT & NIBBLE
+        jokers = key >> free_shift & 0xFF  # free jokers, then held table jokers
+        free = jokers & nibble
+        settled = (key >> held_shift | key >> freed_shift) & nibble
         rid = key >> shift & run_mask
         needed_left = needed[jokers]
         room = needed_left - (
@@ -1623,8 +1624,9 @@ def _shared_buckets(layer: dict[int, int], loose: int, by_settled: bool) -> list
     shared: dict[int, list[int]] = {}
     setdefault = first.setdefault
     if by_settled:
+        held_shift, freed_shift = HELD_SHIFT, FREED_SHIFT
         for key in layer:
-            bucket = key & loose | ((key >> HELD_SHIFT | key >> FREED_SHIFT) & NIBBLE) << HELD_SHIFT
+            bucket = key & loose | ((key >> held_shift | key >> freed_shift) & 15) << held_shift
             other = setdefault(bucket, key)
             if other != key:
                 found = shared.get(bucket)
