@@ -318,6 +318,8 @@ def _solve_ids(
     after = _assign_ids(rules, kinds, table, rack, found, initial_meld_done)
     if not initial_meld_done:
         return tuple(tuple(meld) for meld in table) + after
+    if not problem.freeable:
+        return after  # no table joker is freed: nothing can go wrong in seating mates
     try:
         check_turn(rules, kinds, table, rack, after, True)
     except IllegalMove:
@@ -1169,7 +1171,8 @@ class _CellMemo:
         self.spare = memos.spare
         self.general: dict[int, tuple[int, int, int]] = {}
         self.settled_of: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        self.group_options: dict[tuple[int, int], tuple[tuple[int, int, int, Partition], ...]] = {}
+        # Interned group << 4 | table jokers it may free -> its options.
+        self.group_options: dict[int, tuple[tuple[int, int, int, Partition], ...]] = {}
         self.joker = memos.joker
         self.room_cap = memos.room_cap
         self.group_shortfall = _group_shortfall_table(memos.problem, cell)
@@ -1840,6 +1843,9 @@ def _group_step(
     joker = problem.joker_score
     floor = bound.floor - bound.rest
     options_of = memo.group_options if memo is not None else {}
+    threshold = problem.threshold
+    room_cap = problem.room_cap
+    witness = cell.group_witness
     for key, score in layer.items():
         gid = key >> GROUP_SHIFT & GROUP_MASK
         if gid == 0:
@@ -1848,13 +1854,16 @@ def _group_step(
                 back[key] = (key, (0, ()))
             continue
         free = key >> FREE_SHIFT & NIBBLE
+        slack = score - free * joker - floor
+        if slack < 0:
+            continue  # jokers the groups take score only what they cost: nothing to gain
         held = key >> HELD_SHIFT & NIBBLE
         freed = key >> FREED_SHIFT & NIBBLE
-        live = problem.freeable & ~(held | freed) if cell.group_witness else 0
-        options = options_of.get((gid, live))
+        live = problem.freeable & ~(held | freed) if witness else 0
+        options = options_of.get(gid << 4 | live)
         if options is None:
             spec: tuple[tuple[int, int, int], ...] = ()
-            if cell.group_witness:
+            if witness:
                 spec = _group_spec(problem, cell.number, live)
             if spec:
                 options = _group_options(_GROUPS[gid], spec, surplus_at_end)
@@ -1863,28 +1872,24 @@ def _group_step(
                 if options is None:
                     options = _any_colour_group_options(_GROUPS[gid], surplus_at_end)
                     _ANY_COLOUR_OPTIONS[gid << 1 | surplus_at_end] = options
-            options_of[gid, live] = options
+            options_of[gid << 4 | live] = options
         needed_left = needed[free][held]
-        group = _GROUPS[gid]
         base = key ^ (gid << GROUP_SHIFT)
-        slack = score - free * joker - floor
         for added, freed_mask, room, partition in options:
             if added > needed_left:
                 break  # options come by jokers added, fewest first
             total = score + added * joker
-            if slack < 0:
-                continue
             new = base + (added << FREE_SHIFT) | freed_mask << FREED_SHIFT
             if freed_mask & ~freed:
                 new = _without_marks(problem, new)
-            if problem.threshold:
+            if threshold:
                 value = key >> VALUE_SHIFT & VALUE_MASK
-                tiles = sum(real + held for real, held in group) + added
-                grown = min(problem.threshold, value + tiles * cell.number)
+                tiles = sum(real + held for real, held in _GROUPS[gid]) + added
+                grown = min(threshold, value + tiles * cell.number)
                 new ^= (value ^ grown) << VALUE_SHIFT
             elif room:
                 old_room = key & ROOM_MASK
-                new ^= old_room ^ min(problem.room_cap, old_room + room)
+                new ^= old_room ^ min(room_cap, old_room + room)
             if after.get(new, -1) < total:
                 after[new] = total
                 back[new] = (key, (added, partition))
