@@ -174,7 +174,7 @@ class _Problem:
         return min(self.free_left(free, held), self.needed_cap - free)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)  # immutable by convention: frozen inits cost twice as much
 class _CellOption:
     """What one cell does with its tiles: continue, end or start runs, feed groups."""
 
@@ -1016,7 +1016,7 @@ def _could_meld(problem: _Problem, colour: int, number: int, jokers: int) -> boo
     return others + jokers >= 2
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)  # immutable by convention: frozen inits cost twice as much
 class _Ending:
     """How a finished state ends: jokers completing runs that reach the last number (placed
     before them), and surplus jokers."""
@@ -1360,7 +1360,7 @@ def _spare_table(problem: _Problem) -> list[list[int]]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)  # immutable by convention: frozen inits cost twice as much
 class _Move:
     """A cell option compiled for packed states."""
 
