@@ -1158,13 +1158,13 @@ class _CellMemo:
         self.shift = RUN_SHIFTS[colour]
         # Per colour, after this cell: the colours done at this number look at the next one.
         number = cell.number
-        shortfalls = [
-            memos.shortfalls_at(number + 1 if c <= colour else number)[c]
-            for c in range(COLOUR_COUNT)
-        ]
-        own = self.own_shortfall = shortfalls[colour]
+        following = memos.shortfalls_at(number + 1)
+        same = memos.shortfalls_at(number)
+        own = self.own_shortfall = following[colour]
         self.other_shortfalls = [
-            (RUN_SHIFTS[c], table) for c, table in enumerate(shortfalls) if c != colour
+            (RUN_SHIFTS[c], following[c] if c < colour else same[c])
+            for c in range(COLOUR_COUNT)
+            if c != colour
         ]
         self.needed = memos.needed
         self.needed_by_jokers = memos.needed_by_jokers
@@ -1175,7 +1175,7 @@ class _CellMemo:
         self.group_options: dict[int, tuple[tuple[int, int, int, Partition], ...]] = {}
         self.joker = memos.joker
         self.room_cap = memos.room_cap
-        self.group_shortfall = _group_shortfall_table(memos.problem, cell)
+        self.group_shortfall = memos.group_shortfall(cell)
         # Everything but the states' runs and jokers that the cell's steps depend on: steps
         # are shared by every problem with the same signature (see _steps).
         self.signature = (
@@ -1240,6 +1240,14 @@ class _Memos:
         if memo is None:
             memo = self.made[index] = _CellMemo(self, self.cells[index])
         return memo
+
+    def group_shortfall(self, cell: _Cell) -> _GroupShortfall:
+        """The group shortfall table after ``cell`` (see :class:`_GroupShortfall`)."""
+        later = tuple(row[cell.number] for row in self.problem.supply[cell.colour + 1 :])
+        table = _GROUP_SHORTFALLS.get(later)
+        if table is None:
+            table = _GROUP_SHORTFALLS[later] = _GroupShortfall(later)
+        return table
 
     def shortfalls_at(self, number: int) -> list[_ShortfallTable]:
         """Per colour: the shortfall table of runs whose next cell is at ``number``."""
@@ -1525,18 +1533,6 @@ class _ShortfallTable(dict[int, int]):
         value = _run_shortfall(_RUNS[rid], self.following, self.then)
         self[rid] = value
         return value
-
-
-def _group_shortfall_table(problem: _Problem, cell: _Cell) -> _GroupShortfall:
-    """Interned groups -> the free jokers the tiles set aside for groups at this number need
-    at least, after this cell."""
-    later = tuple(
-        problem.supply[colour][cell.number] for colour in range(cell.colour + 1, COLOUR_COUNT)
-    )
-    table = _GROUP_SHORTFALLS.get(later)
-    if table is None:
-        table = _GROUP_SHORTFALLS[later] = _GroupShortfall(later)
-    return table
 
 
 class _GroupShortfall(dict[int, int]):
