@@ -925,14 +925,15 @@ def _beam(layer: dict[int, int], width: int, problem: _Problem) -> dict[int, int
     s0, s1, s2, s3 = RUN_SHIFTS
     joker_score = problem.joker_score
     rack_jokers = problem.rack_jokers
+    free_shift, freed_shift, mask = FREE_SHIFT, FREED_SHIFT, RUN_MASK
 
     def rank(key: int) -> int:
-        free = key >> FREE_SHIFT & NIBBLE
-        credit = max(0, free - rack_jokers - (key >> FREED_SHIFT & NIBBLE).bit_count())
-        runs = short[key >> s0 & RUN_MASK] + short[key >> s1 & RUN_MASK]
-        runs += short[key >> s2 & RUN_MASK] + short[key >> s3 & RUN_MASK]
-        rank = (layer[key] - free * joker_score) << 16 | (NIBBLE - credit) << 12
-        return rank | (255 - runs) << 4 | (NIBBLE - free)
+        free = key >> free_shift & 15
+        credit = max(0, free - rack_jokers - (key >> freed_shift & 15).bit_count())
+        runs = short[key >> s0 & mask] + short[key >> s1 & mask]
+        runs += short[key >> s2 & mask] + short[key >> s3 & mask]
+        rank = (layer[key] - free * joker_score) << 16 | (15 - credit) << 12
+        return rank | (255 - runs) << 4 | (15 - free)
 
     return {key: layer[key] for key in heapq.nlargest(width, layer, key=rank)}
 
