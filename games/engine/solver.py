@@ -819,7 +819,8 @@ def _search(
         else:
             cell_memo = memo[index]
             layer, back = _cell_step(problem, cell, layer, bound, cell_memo)
-            layer = _undominated(problem, layer, cell.colour)
+            if width is None or len(layer) > width:
+                layer = _undominated(problem, layer, cell.colour)
             history.append(back)
         if cell.last_colour:
             if any(key >> GROUP_SHIFT & GROUP_MASK for key in layer):
