@@ -1776,9 +1776,9 @@ def _after_cell(
             pairs |= run >> 4 & run >> 5 & _MARK_PAIRS
         freed |= _PAIRED_JOKERS[pairs]
     if freed != state.freed or held:
-        keep = ~_SETTLED_MARKS[new_held | freed]
-        runs = tuple(tuple(sorted(run & keep for run in rs)) for rs in runs)
-        colour_runs = tuple(sorted(run & keep for run in colour_runs))
+        drop = _SETTLED_MARKS[new_held | freed]
+        runs = tuple([_masked(rs, drop) if rs else rs for rs in runs])
+        colour_runs = _masked(colour_runs, drop)
     runs = (*runs[: cell.colour], colour_runs, *runs[cell.colour + 1 :])
     if _shortfall(problem, runs, cell) > free_left:
         return None
@@ -1896,10 +1896,30 @@ def _group_step(
 
 def _without_marks(problem: _Problem, key: int) -> int:
     """The state with run marks of jokers now held or freed taken off (as ``_after_cell``)."""
-    state = _unpack(key)
-    keep = _keep_mask(problem, state.held | state.freed)
-    runs = tuple(tuple(sorted(run & keep for run in rs)) for rs in state.runs)
-    return _pack(replace(state, runs=runs))
+    drop = _SETTLED_MARKS[(key >> HELD_SHIFT | key >> FREED_SHIFT) & NIBBLE]
+    new = key
+    for shift in RUN_SHIFTS:
+        rid = key >> shift & RUN_MASK
+        if rid:
+            new ^= (rid ^ _masked_id(rid, drop)) << shift
+    return new
+
+
+def _masked_id(rid: int, drop: int) -> int:
+    """Interned runs with the run marks ``drop`` taken off."""
+    found = _MASKED.get(rid << 16 | drop)
+    if found is None:
+        found = _MASKED[rid << 16 | drop] = _run_id(_masked(_RUNS[rid], drop))
+    return found
+
+
+@lru_cache(maxsize=1 << 14)
+def _masked(runs: tuple[int, ...], drop: int) -> tuple[int, ...]:
+    """Runs with the run marks ``drop`` taken off, sorted again."""
+    return tuple(sorted(run & ~drop for run in runs))
+
+
+_MASKED: dict[int, int] = {}  # interned runs << 16 | marks dropped -> interned runs
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1945,7 +1965,7 @@ CACHE_LIMIT = 400_000
 
 def _trim_caches() -> None:
     """Between solves, forget interned states and compiled moves once they grow large."""
-    if len(_MOVES) + 2 * len(_STEPS) + len(_RUNS) + len(_GROUPED) < CACHE_LIMIT:
+    if len(_MOVES) + 2 * len(_STEPS) + len(_RUNS) + len(_GROUPED) + len(_MASKED) < CACHE_LIMIT:
         return
     _MOVES.clear()
     _STEPS.clear()
@@ -1953,6 +1973,7 @@ def _trim_caches() -> None:
     _SHORTFALL_TABLES.clear()
     _GROUP_SHORTFALLS.clear()
     _GROUPED.clear()
+    _MASKED.clear()
     del _RUNS[1:]
     _RUN_IDS.clear()
     _RUN_IDS[()] = 0
