@@ -1954,7 +1954,9 @@ for _shift in RUN_SHIFTS:
     _ACROSS_LOOSE &= ~(RUN_MASK << _shift)
 # What _undominated buckets states by, per colour (before the settled table jokers).
 _UNDOMINATED_LOOSE = tuple(
-    ~(RUN_MASK << shift) & ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
+    ~(RUN_MASK << shift)
+    & ~(NIBBLE << FREE_SHIFT)
+    & ~ROOM_MASK
     & ~(NIBBLE << HELD_SHIFT | NIBBLE << FREED_SHIFT)
     for shift in RUN_SHIFTS
 )
