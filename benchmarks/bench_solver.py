@@ -10,7 +10,8 @@ master bot asks when an opponent is close to going out). The target (issue #3): 
 3 ms, p99 under 100 ms, no position over 1 s. The "captured" row is the slowest solver call
 found in real bot games (/work/slow-positions, slow-large-3-master-s28-t67: a master bot's
 points-first solve, 27 CPU s when captured, 13.5 s before the guessing beam widened, 3.5-4 s
-since), kept here as ids so the bench needs nothing outside the repository.
+after, 2.4 s since states whose group tiles need too many jokers are dropped early), kept here
+as ids so the bench needs nothing outside the repository.
 """
 
 from __future__ import annotations
