@@ -662,7 +662,7 @@ GroupChoice = tuple[int, "Partition"]  # free jokers added and the groups formed
 Back = tuple[int, CellChoice | GroupChoice]  # the packed state before, and the choice
 
 
-ALL_OR_NOTHING_WIDTHS = (16, 64)
+ALL_OR_NOTHING_WIDTHS = (5, 16, 64)
 TRY_WIDTH = 8  # the beam of a try that leaves melds alone
 TRY_MIN_TABLE = 20  # smaller tables solve whole about as fast as a try fails: no tries
 GUESS_WIDTHS = (32, 128, 512, 2048)
