@@ -582,14 +582,14 @@ def _cells(problem: _Problem) -> tuple[_Cell, ...]:
         role_colours = {role.colour for role in joker.roles}
         for role in joker.roles:
             assert role.colour is not None
-            at = COLOURS.index(role.colour) << 4 | role.number
+            at = _COLOUR_INDEX[role.colour] << 4 | role.number
             heldable_at[at] = heldable_at.get(at, 0) | 1 << j
             if role.colour in mate_colours:
                 marks_at[at] = marks_at.get(at, 0) | _role_bit(j)
         for mate in joker.mates:
             if mate.colour in role_colours:
                 assert mate.colour is not None
-                at = COLOURS.index(mate.colour) << 4 | mate.number
+                at = _COLOUR_INDEX[mate.colour] << 4 | mate.number
                 marks_at[at] = marks_at.get(at, 0) | _mate_bit(j)
     # A table joker that cannot be replaced stands for one of its old tiles (in the supply);
     # only rack jokers and table jokers that may be freed can stand for anything.
@@ -652,11 +652,6 @@ def _live_bits(problem: _Problem, settled: int) -> int:
     return bits
 
 
-def _keep_mask(problem: _Problem, settled: int) -> int:
-    """Run bits worth keeping once the jokers in ``settled`` are held or freed."""
-    return ~_live_bits(problem, 0) | _live_bits(problem, settled)
-
-
 CellChoice = tuple["_CellOption", int]  # the option and the table jokers it holds
 GroupChoice = tuple[int, "Partition"]  # free jokers added and the groups formed
 Back = tuple[int, CellChoice | GroupChoice]  # the packed state before, and the choice
@@ -696,7 +691,7 @@ def _best_melds(problem: _Problem, budget: int | None = None) -> list[_Built] | 
     most = _upper_bound(problem, cells, future)
     if most <= 0:
         return None
-    memo = _memos(problem, cells)
+    memo = _Memos(problem, cells)
     cut: list[bool] = []
     for width in ALL_OR_NOTHING_WIDTHS:
         found = _search(problem, cells, future, floor=most, width=width, cut=cut, memo=memo)
@@ -796,13 +791,13 @@ def _search(
     """Run the programme; keep states whose bound reaches ``floor`` (the best ``width`` only).
 
     ``cut``, if given, learns whether the beam ever dropped a state: if not, the pass was exact
-    even when it found nothing. ``memo`` (from :func:`_memos`) carries what the cells learn
+    even when it found nothing. ``memo`` (a :class:`_Memos`) carries what the cells learn
     from one pass to the next of the same problem. ``peak`` learns the most states a layer
     held. A layer over ``give_up`` states stops the pass, which then finds nothing and says
     so in ``stopped``.
     """
     if memo is None:
-        memo = _memos(problem, cells)
+        memo = _Memos(problem, cells)
     layer: dict[int, int] = {_pack(_State(((),) * COLOUR_COUNT)): 0}
     history: list[_BackPointers] = []
     exact = True
@@ -1054,12 +1049,10 @@ def _cell_step(
     cell: _Cell,
     layer: dict[int, int],
     bound: _Bound,
-    memo: _CellMemo | None = None,
+    memo: _CellMemo,
 ) -> tuple[dict[int, int], dict[int, Back]]:
     """One cell for every state. Cells where a table joker could be held or freed take the
     general path; every other cell works on packed states directly."""
-    if memo is None:
-        memo = _memos(problem, (cell,))[0]
     after: dict[int, int] = {}
     back: dict[int, Back] = {}
     shift = memo.shift
@@ -1142,7 +1135,6 @@ class _CellMemo:
         "shift",
         "own_shortfall",
         "other_shortfalls",
-        "needed",
         "needed_by_jokers",
         "spare",
         "general",
@@ -1168,7 +1160,6 @@ class _CellMemo:
             for c in range(COLOUR_COUNT)
             if c != colour
         ]
-        self.needed = memos.needed
         self.needed_by_jokers = memos.needed_by_jokers
         self.spare = memos.spare
         self.general: dict[int, tuple[int, int, int]] = {}
@@ -1207,7 +1198,6 @@ class _Memos:
     __slots__ = (
         "problem",
         "cells",
-        "needed",
         "needed_by_jokers",
         "spare",
         "joker",
@@ -1221,7 +1211,6 @@ class _Memos:
     def __init__(self, problem: _Problem, cells: Sequence[_Cell]) -> None:
         self.problem = problem
         self.cells = cells
-        self.needed = _needed_table(problem)
         self.needed_by_jokers = _needed_by_jokers(problem)
         self.spare = _spare_table(problem)
         self.joker = problem.joker_score
@@ -1263,10 +1252,6 @@ class _Memos:
                     table = _SHORTFALL_TABLES[pair] = _ShortfallTable(*pair)
                 found.append(table)
         return found
-
-
-def _memos(problem: _Problem, cells: Sequence[_Cell]) -> _Memos:
-    return _Memos(problem, cells)
 
 
 def _steps(
@@ -1832,15 +1817,15 @@ def _group_step(
     cell: _Cell,
     layer: dict[int, int],
     bound: _Bound,
-    memo: _CellMemo | None = None,
+    memo: _CellMemo,
 ) -> tuple[dict[int, int], dict[int, Back]]:
     after: dict[int, int] = {}
     back: dict[int, Back] = {}
     surplus_at_end = problem.surplus_at_end
-    needed = _needed_table(problem)
+    needed = memo.needed_by_jokers
     joker = problem.joker_score
     floor = bound.floor - bound.rest
-    options_of = memo.group_options if memo is not None else {}
+    options_of = memo.group_options
     threshold = problem.threshold
     room_cap = problem.room_cap
     witness = cell.group_witness
@@ -1871,7 +1856,7 @@ def _group_step(
                     options = _any_colour_group_options(_GROUPS[gid], surplus_at_end)
                     _ANY_COLOUR_OPTIONS[gid << 1 | surplus_at_end] = options
             options_of[gid << 4 | live] = options
-        needed_left = needed[free][held]
+        needed_left = needed[key >> FREE_SHIFT & 0xFF]
         base = key ^ (gid << GROUP_SHIFT)
         for added, freed_mask, room, partition in options:
             if added > needed_left:
@@ -2485,7 +2470,7 @@ def _drop_settled_marks(problem: _Problem, after: int, live: list[list[_LiveRun]
     """Take the marks of table jokers settled in ``after`` off the live runs, as the programme
     does (nothing to do while none is settled)."""
     if _settled(after):
-        keep = _keep_mask(problem, _settled(after))
+        keep = ~_SETTLED_MARKS[_settled(after)]
         for runs_of_colour in live:
             for run in runs_of_colour:
                 run.code &= keep
