@@ -7,11 +7,16 @@ positions took over 100 ms and over 1 s, for all positions, per table-size bucke
 jokers on the table (table jokers that may be freed are what makes the solver slow), after the
 initial meld and before it, and for the same positions taking the most points first (what the
 master bot asks when an opponent is close to going out). The target (issue #3): median under
-3 ms, p99 under 100 ms, no position over 1 s. The "captured" row is the slowest solver call
-found in real bot games (/work/slow-positions, slow-large-3-master-s28-t67: a master bot's
-points-first solve, 27 CPU s when captured, 13.5 s before the guessing beam widened, 3.5-4 s
-after, 2.4 s since states whose group tiles need too many jokers are dropped early), kept here
-as ids so the bench needs nothing outside the repository.
+3 ms, p99 under 100 ms, no position over 1 s.
+
+It measures the solver the site runs: compiled with mypyc when `make native` could build it
+(`make bench` does), which it reports first; RUMMI_PURE_PYTHON=1 measures solver.py itself.
+
+The "captured" row is the slowest solver call found in real bot games (/work/slow-positions,
+slow-large-3-master-s28-t67: a master bot's points-first solve, 27 CPU s when captured, 13.5 s
+before the guessing beam widened, 3.5-4 s after, 2.4 s since states whose group tiles need too
+many jokers are dropped early, 1.8 s compiled), kept here as ids so the bench needs nothing
+outside the repository.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine import native
 from games.engine.rules import RULES, Rules
 from games.engine.solver import Prefer, solve_ids
 from games.engine.tiles import COLOURS, Tile
@@ -209,6 +215,7 @@ def main() -> dict[str, Any]:
     ]
     points_first = [timed(position, True, "points") for position in positions]
     results: dict[str, Any] = {
+        "solver_build": native.kind(),
         "after_initial_meld": summary(every),
         "by_table_size": {name: summary(times) for name, times in by_bucket.items() if times},
         "by_table_jokers": {name: summary(times) for name, times in by_jokers.items() if times},
@@ -217,6 +224,8 @@ def main() -> dict[str, Any]:
         "captured": summary(captured()),
     }
     columns = ("positions", "median_ms", "mean_ms", "p90_ms", "p99_ms", "max_ms", "over_100ms")
+    build = "compiled with mypyc" if results["solver_build"] == "native" else "pure Python"
+    print(f"solver: {build} ({native.build_state()} native build)")
     print(f"{'positions (CPU time)':<24}" + "".join(f"{c:>12}" for c in columns))
     rows = [("all (after opening)", results["after_initial_meld"])]
     rows += [(f"table {name} tiles", s) for name, s in results["by_table_size"].items()]

@@ -53,3 +53,15 @@ def _close_database_pools(request: pytest.FixtureRequest) -> Any:
             close_pool = getattr(conn, "close_pool", None)
             if close_pool is not None:
                 close_pool()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests that patch solver internals mean nothing on the compiled solver: skip them there."""
+    from games.engine import native
+
+    if native.kind() != "native":
+        return
+    skip = pytest.mark.skip(reason="patches solver internals; the compiled solver is running")
+    for item in items:
+        if item.get_closest_marker("pure_python"):
+            item.add_marker(skip)

@@ -220,7 +220,7 @@ def solve(
     rack: Sequence[Tile],
     initial_meld_done: bool,
     *,
-    prefer: Prefer = "tiles",
+    prefer: object = "tiles",
 ) -> Solution:
     """The play that puts the most rack tiles on the table, then the most points.
 
@@ -261,10 +261,14 @@ def solve_ids(
     rack: Sequence[int],
     initial_meld_done: bool,
     *,
-    prefer: Prefer = "tiles",
-    budget: int | None = None,
+    prefer: object = "tiles",
+    budget: object = None,
 ) -> tuple[tuple[int, ...], ...] | None:
     """The best play as the whole table after it, in tile ids; ``None`` when nothing is playable.
+
+    ``prefer`` is a ``Prefer`` and ``budget`` a positive int or None; both are typed ``object``
+    because they are checked here, so that a wrong one gets InvalidInput from the compiled
+    solver too (compiled code would raise TypeError at the call).
 
     With a ``budget`` (states; bots' side candidates), a proof that would need more states at
     once gives way to the best play found so far: legal, usually the best, not proven so.
@@ -292,13 +296,16 @@ def _solve_ids(
     table: Sequence[Sequence[int]],
     rack: Sequence[int],
     initial_meld_done: bool,
-    prefer: Prefer,
-    budget: int | None = None,
+    prefer: object,
+    budget: object = None,
 ) -> tuple[tuple[int, ...], ...] | None:
-    if budget is not None and (
-        isinstance(budget, bool) or not isinstance(budget, int) or budget < 1
-    ):
-        raise InvalidInput(f"budget must be a positive number of states, not {budget!r}")
+    limit: int | None = None
+    if budget is not None:
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+            raise InvalidInput(f"budget must be a positive number of states, not {budget!r}")
+        limit = budget
+    if prefer not in ("tiles", "points"):
+        raise InvalidInput(f"prefer must be 'tiles' or 'points', not {prefer!r}")
     _trim_caches()
     if not initial_meld_done:
         problem = _opening_problem(rules, kinds, rack)
@@ -306,13 +313,11 @@ def _solve_ids(
         problem = _turn_problem(rules, kinds, table, rack)
     if prefer == "points":
         problem = replace(problem, tile_weight=1, point_weight=POINTS_FIRST_WEIGHT)
-    elif prefer != "tiles":
-        raise InvalidInput(f"prefer must be 'tiles' or 'points', not {prefer!r}")
     if initial_meld_done and sum(len(meld) for meld in table) >= TRY_MIN_TABLE:
         around = _play_around_idle_melds(rules, kinds, table, rack, problem)
         if around is not None:
             return around
-    found = _best_melds(problem, budget)
+    found = _best_melds(problem, limit)
     if found is None:
         return None
     after = _assign_ids(rules, kinds, table, rack, found, initial_meld_done)
@@ -325,7 +330,7 @@ def _solve_ids(
     except IllegalMove:
         # A freed joker's mate could not be seated beside its freer (two freed jokers wanting
         # the same tile). Never seen in testing; holding every table joker needs no mates.
-        found = _best_melds(replace(problem, freeable=0), budget)
+        found = _best_melds(replace(problem, freeable=0), limit)
         if found is None:
             return None
         after = _assign_ids(rules, kinds, table, rack, found, True)

@@ -82,6 +82,7 @@ def test_it_scores_what_one_exact_pass_scores_taking_points_first() -> None:
         assert solved_score(position, True, points_first=True) == expected, (n, position)
 
 
+@pytest.mark.pure_python
 def test_dominance_never_drops_the_best_play(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(6000)
     positions = [
