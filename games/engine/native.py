@@ -46,10 +46,10 @@ def sources_digest(engine: Path = ENGINE) -> str:
 
 def built_files(engine: Path = ENGINE) -> list[Path]:
     """The compiled solver's extension modules beside solver.py, for this Python."""
-    found: list[Path] = []
+    found: set[Path] = set()  # "solver*.so" also matches "solver*.cpython-311-....so"
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        found.extend(sorted(engine.glob(f"solver*{suffix}")))
-    return found
+        found.update(engine.glob(f"solver*{suffix}"))
+    return sorted(found)
 
 
 def pure_wanted() -> bool:

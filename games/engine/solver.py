@@ -58,12 +58,11 @@ positions; it is left until a real game shows the missing tile.)
 from __future__ import annotations
 
 import gc
-import heapq
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import combinations, permutations
-from typing import Literal
+from typing import Final, Literal
 
 from .errors import IllegalMove, InvalidInput
 from .melds import readings
@@ -73,20 +72,20 @@ from .turn import check_turn
 
 __all__ = ["Solution", "solve", "solve_ids"]
 
-BIG = 10_000  # a tile outweighs any points a turn can take off a rack
-POINTS_FIRST_WEIGHT = 128  # a point outweighs any number of tiles a turn can play
+BIG: Final = 10_000  # a tile outweighs any points a turn can take off a rack
+POINTS_FIRST_WEIGHT: Final = 128  # a point outweighs any number of tiles a turn can play
 Prefer = Literal["tiles", "points"]
-COLOUR_COUNT = len(COLOURS)
+COLOUR_COUNT: Final = len(COLOURS)
 
 # A run is an int: bits 0-1 its length (1, 2, 3 meaning "three or more"), bit 2 "holds a real
 # tile", bit 3 "ends in a free joker that needs a real or held tile after it", then two bits per
 # table joker j: the run holds a real tile of a kind j stood for (ROLE) / a real tile of a kind
 # of one of j's old meld-mates (MATE).
-LENGTH = 3
-REAL = 4
-GAP = 8
-STATUS = LENGTH | REAL | GAP
-COMPLETE = LENGTH | REAL
+LENGTH: Final = 3
+REAL: Final = 4
+GAP: Final = 8
+STATUS: Final = LENGTH | REAL | GAP
+COMPLETE: Final = LENGTH | REAL
 
 # What a cell does with a run reaching it; END + k ends it with k free jokers to complete it.
 WITH_REAL, WITH_HELD, WITH_GAP, END = 1, 2, 3, 4
@@ -94,7 +93,7 @@ WITH_REAL, WITH_HELD, WITH_GAP, END = 1, 2, 3, 4
 # A label says what fills a place in a meld: a real tile, a free joker, or table joker ``j``
 # (an int >= 0) held as a tile it stood for.
 Label = Tile | int
-FREE_JOKER = -1
+FREE_JOKER: Final = -1
 
 
 def _role_bit(joker: int) -> int:
@@ -437,7 +436,7 @@ def _counts(kinds: Sequence[Tile], ids: Sequence[int], numbers: int) -> tuple[tu
     return tuple(tuple(row) for row in counts)
 
 
-_COLOUR_INDEX = {code: colour for colour, code in enumerate(COLOURS)}
+_COLOUR_INDEX: Final = {code: colour for colour, code in enumerate(COLOURS)}
 
 
 def _with_supply(problem: _Problem) -> _Problem:
@@ -662,12 +661,14 @@ GroupChoice = tuple[int, "Partition"]  # free jokers added and the groups formed
 Back = tuple[int, CellChoice | GroupChoice]  # the packed state before, and the choice
 
 
-ALL_OR_NOTHING_WIDTHS = (5, 16, 64)
-TRY_WIDTH = 8  # the beam of a try that leaves melds alone
-TRY_MIN_TABLE = 20  # smaller tables solve whole about as fast as a try fails: no tries
-GUESS_WIDTHS = (32, 128, 512, 2048)
-WIDEN_BELOW = 16  # a beam widens while 16 times its width stays within the exact passes' states
-TOP_DOWN_PASSES = 3  # exact passes from the top before a beam guesses
+ALL_OR_NOTHING_WIDTHS: Final = (5, 16, 64)
+TRY_WIDTH: Final = 8  # the beam of a try that leaves melds alone
+TRY_MIN_TABLE: Final = 20  # smaller tables solve whole about as fast as a try fails: no tries
+GUESS_WIDTHS: Final = (32, 128, 512, 2048)
+WIDEN_BELOW: Final = (
+    16  # a beam widens while 16 times its width stays within the exact passes' states
+)
+TOP_DOWN_PASSES: Final = 3  # exact passes from the top before a beam guesses
 
 
 def _best_melds(problem: _Problem, budget: int | None = None) -> list[_Built] | None:
@@ -877,7 +878,7 @@ class _Unchanged:
         return key, self.choice
 
 
-_NOTHING = _CellOption(
+_NOTHING: Final = _CellOption(
     runs=(),
     actions=(),
     starts=(),
@@ -889,8 +890,8 @@ _NOTHING = _CellOption(
     value=0,
     room=0,
 )
-_UNCHANGED_CELL = _Unchanged((_NOTHING, 0))
-_UNCHANGED_GROUPS = _Unchanged((0, ()))
+_UNCHANGED_CELL: Final = _Unchanged((_NOTHING, 0))
+_UNCHANGED_GROUPS: Final = _Unchanged((0, ()))
 _BackPointers = dict[int, Back] | _Unchanged
 
 
@@ -928,15 +929,18 @@ def _beam(layer: dict[int, int], width: int, problem: _Problem) -> dict[int, int
     rack_jokers = problem.rack_jokers
     free_shift, freed_shift, mask = FREE_SHIFT, FREED_SHIFT, RUN_MASK
 
-    def rank(key: int) -> int:
+    ranks: dict[int, int] = {}
+    for key, score in layer.items():
         free = key >> free_shift & 15
         credit = max(0, free - rack_jokers - (key >> freed_shift & 15).bit_count())
         runs = short[key >> s0 & mask] + short[key >> s1 & mask]
         runs += short[key >> s2 & mask] + short[key >> s3 & mask]
-        rank = (layer[key] - free * joker_score) << 16 | (15 - credit) << 12
-        return rank | (255 - runs) << 4 | (15 - free)
-
-    return {key: layer[key] for key in heapq.nlargest(width, layer, key=rank)}
+        rank = (score - free * joker_score) << 16 | (15 - credit) << 12
+        ranks[key] = rank | (255 - runs) << 4 | (15 - free)
+    # What heapq.nlargest(width, layer, key=rank) gives (ties in layer order), without its
+    # Python-level loop.
+    best = sorted(ranks, key=ranks.__getitem__, reverse=True)
+    return {key: layer[key] for key in best[:width]}
 
 
 class _ShortRuns(dict[int, int]):
@@ -947,7 +951,7 @@ class _ShortRuns(dict[int, int]):
         return value
 
 
-_SHORT = _ShortRuns()
+_SHORT: Final = _ShortRuns()
 
 
 class _Strength(dict[int, int]):
@@ -963,7 +967,7 @@ class _Strength(dict[int, int]):
         return value
 
 
-_STRENGTH = _Strength()
+_STRENGTH: Final = _Strength()
 
 
 @dataclass(slots=True)  # not frozen: one per cell and pass, and frozen inits cost twice as much
@@ -1311,9 +1315,9 @@ def _steps(
     return steps
 
 
-MOVED_LIMIT = 256
-_STEPS: dict[tuple[tuple[int, ...], int, int, tuple[int, int, int]], list[_Step]] = {}
-_STEPS_OF: dict[tuple[int, ...], dict[int, list[_Step]]] = {}
+MOVED_LIMIT: Final = 256
+_STEPS: Final[dict[tuple[tuple[int, ...], int, int, tuple[int, int, int]], list[_Step]]] = {}
+_STEPS_OF: Final[dict[tuple[int, ...], dict[int, list[_Step]]]] = {}
 
 
 # How a compiled move changes a packed state: only the colour's runs and the free jokers, more
@@ -1335,8 +1339,8 @@ def _needed_table(problem: _Problem) -> list[list[int]]:
     return found
 
 
-_NEEDED: dict[tuple[int, int, int, int], list[list[int]]] = {}
-_NEEDED_BY_JOKERS: dict[tuple[int, int, int, int], list[int]] = {}
+_NEEDED: Final[dict[tuple[int, int, int, int], list[list[int]]]] = {}
+_NEEDED_BY_JOKERS: Final[dict[tuple[int, int, int, int], list[int]]] = {}
 
 
 def _needed_by_jokers(problem: _Problem) -> list[int]:
@@ -1436,11 +1440,13 @@ def _frees(runs: tuple[int, ...]) -> bool:
     return any(run >> 4 & run >> 5 & _MARK_PAIRS for run in runs)
 
 
-_MARK_PAIRS = sum(1 << (2 * j) for j in range(4))  # one pair per table joker (a nibble)
+_MARK_PAIRS: Final = sum(1 << (2 * j) for j in range(4))  # one pair per table joker (a nibble)
 # Pairs of marks held (bit 2j for table joker j) -> the table jokers they free.
-_PAIRED_JOKERS = [sum(1 << j for j in range(4) if pairs >> (2 * j) & 1) for pairs in range(256)]
+_PAIRED_JOKERS: Final = [
+    sum(1 << j for j in range(4) if pairs >> (2 * j) & 1) for pairs in range(256)
+]
 # Settled table jokers -> their run marks (which runs drop once they are held or freed).
-_SETTLED_MARKS = [
+_SETTLED_MARKS: Final = [
     sum(_role_bit(j) | _mate_bit(j) for j in range(4) if settled >> j & 1) for settled in range(16)
 ]
 
@@ -1552,7 +1558,7 @@ class _GroupShortfall(dict[int, int]):
         return value
 
 
-_GROUP_SHORTFALLS: dict[tuple[int, ...], _GroupShortfall] = {}
+_GROUP_SHORTFALLS: Final[dict[tuple[int, ...], _GroupShortfall]] = {}
 
 
 def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[int, int]:
@@ -1646,10 +1652,10 @@ class _Covers(dict[int, bool]):
         return value
 
 
-_COVERS = _Covers()
+_COVERS: Final = _Covers()
 
 
-ACROSS_RIVALS = 64
+ACROSS_RIVALS: Final = 64
 
 
 def _undominated_across(problem: _Problem, layer: dict[int, int]) -> dict[int, int]:
@@ -1909,41 +1915,41 @@ def _masked(runs: tuple[int, ...], drop: int) -> tuple[int, ...]:
     return tuple(sorted(run & ~drop for run in runs))
 
 
-_MASKED: dict[int, int] = {}  # interned runs << 16 | marks dropped -> interned runs
+_MASKED: Final[dict[int, int]] = {}  # interned runs << 16 | marks dropped -> interned runs
 
 
 # ---------------------------------------------------------------------------------------------
 # Packed states: a state is one int, runs and group tuples interned (shared by all solves)
 
-NIBBLE = 15
-ROOM_MASK = 31
+NIBBLE: Final = 15
+ROOM_MASK: Final = 31
 VALUE_SHIFT, VALUE_MASK = 5, 2047
-FREE_SHIFT = 16
-HELD_SHIFT = 20
-FREED_SHIFT = 24
+FREE_SHIFT: Final = 16
+HELD_SHIFT: Final = 20
+FREED_SHIFT: Final = 24
 GROUP_SHIFT, GROUP_MASK = 28, (1 << 20) - 1
-RUN_MASK = (1 << 20) - 1
-RUN_SHIFTS = tuple(48 + 20 * colour for colour in range(COLOUR_COUNT))
+RUN_MASK: Final = (1 << 20) - 1
+RUN_SHIFTS: Final = tuple(48 + 20 * colour for colour in range(COLOUR_COUNT))
 
-_RUNS: list[tuple[int, ...]] = [()]
-_RUN_IDS: dict[tuple[int, ...], int] = {(): 0}
-_GROUPS: list[tuple[tuple[int, int], ...]] = [()]
-_GROUP_IDS: dict[tuple[tuple[int, int], ...], int] = {(): 0}
-_GROUPED: dict[tuple[int, tuple[int, int], int, bool], int] = {}
-_MOVES: dict[tuple[int, ...], tuple[_Move, ...]] = {}
+_RUNS: Final[list[tuple[int, ...]]] = [()]
+_RUN_IDS: Final[dict[tuple[int, ...], int]] = {(): 0}
+_GROUPS: Final[list[tuple[tuple[int, int], ...]]] = [()]
+_GROUP_IDS: Final[dict[tuple[tuple[int, int], ...], int]] = {(): 0}
+_GROUPED: Final[dict[tuple[int, tuple[int, int], int, bool], int]] = {}
+_MOVES: Final[dict[tuple[int, ...], tuple[_Move, ...]]] = {}
 # Per run shift: the packed fields of that colour's runs, the free jokers and the room.
-_RUNS_FREE_ROOM = {
+_RUNS_FREE_ROOM: Final = {
     shift: RUN_MASK << shift | NIBBLE << FREE_SHIFT | ROOM_MASK for shift in RUN_SHIFTS
 }
-_SHORTFALL_TABLES: dict[tuple[int, int], _ShortfallTable] = {}
+_SHORTFALL_TABLES: Final[dict[tuple[int, int], _ShortfallTable]] = {}
 # Interned group << 1 | surplus at end -> its options when no table joker can be freed there.
-_ANY_COLOUR_OPTIONS: dict[int, tuple[tuple[int, int, int, Partition], ...]] = {}
+_ANY_COLOUR_OPTIONS: Final[dict[int, tuple[tuple[int, int, int, Partition], ...]]] = {}
 # What _undominated_across buckets states by: all but every colour's runs, free jokers, room.
-_ACROSS_LOOSE = ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK
-for _shift in RUN_SHIFTS:
-    _ACROSS_LOOSE &= ~(RUN_MASK << _shift)
+_ACROSS_LOOSE: Final = (
+    ~(NIBBLE << FREE_SHIFT) & ~ROOM_MASK & ~sum(RUN_MASK << shift for shift in RUN_SHIFTS)
+)
 # What _undominated buckets states by, per colour (before the settled table jokers).
-_UNDOMINATED_LOOSE = tuple(
+_UNDOMINATED_LOOSE: Final = tuple(
     ~(RUN_MASK << shift)
     & ~(NIBBLE << FREE_SHIFT)
     & ~ROOM_MASK
