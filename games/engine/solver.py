@@ -924,17 +924,20 @@ def _beam(layer: dict[int, int], width: int, problem: _Problem) -> dict[int, int
     credit (placed before a table joker was freed to pay for them), then fewest runs still
     short of three (they are what kills a state), then most jokers kept."""
     short = _SHORT
-    s0, s1, s2, s3 = RUN_SHIFTS
     joker_score = problem.joker_score
     rack_jokers = problem.rack_jokers
     free_shift, freed_shift, mask = FREE_SHIFT, FREED_SHIFT, RUN_MASK
 
     ranks: dict[int, int] = {}
     for key, score in layer.items():
-        free = key >> free_shift & 15
-        credit = max(0, free - rack_jokers - (key >> freed_shift & 15).bit_count())
-        runs = short[key >> s0 & mask] + short[key >> s1 & mask]
-        runs += short[key >> s2 & mask] + short[key >> s3 & mask]
+        low = key & LOW_MASK
+        high = key >> RUNS_SHIFT
+        first = high & TWO_RUNS
+        second = high >> TWO_RUNS_SHIFT
+        free = low >> free_shift & 15
+        credit = max(0, free - rack_jokers - (low >> freed_shift & 15).bit_count())
+        runs = short[first & mask] + short[first >> 20]
+        runs += short[second & mask] + short[second >> 20]
         rank = (score - free * joker_score) << 16 | (15 - credit) << 12
         ranks[key] = rank | (255 - runs) << 4 | (15 - free)
     # What heapq.nlargest(width, layer, key=rank) gives (ties in layer order), without its
@@ -1065,7 +1068,8 @@ def _cell_step(
     after: dict[int, int] = {}
     back: dict[int, Back] = {}
     shift = memo.shift
-    (s1, t1), (s2, t2), (s3, t3) = memo.other_shortfalls
+    colour = memo.colour
+    t0, t1, t2, t3 = memo.other_shortfalls
     needed = memo.needed_by_jokers
     spare = memo.spare
     joker = memo.joker
@@ -1074,25 +1078,28 @@ def _cell_step(
     steps_of = memo.steps_of
     settled_of = memo.settled_of
     groups = memo.group_shortfall
-    get = after.get
     others = ~(RUN_MASK << shift)
     run_mask = RUN_MASK
     group_shift, group_mask = GROUP_SHIFT, GROUP_MASK
     plain, roomy, touches = _PLAIN, _ROOM, _TOUCHES
     free_shift, held_shift, freed_shift, nibble = FREE_SHIFT, HELD_SHIFT, FREED_SHIFT, NIBBLE
     for key, score in layer.items():
-        jokers = key >> free_shift & 0xFF  # free jokers, then held table jokers
+        # Machine-word parts first: the fields below then cost no big-int operations.
+        low = key & LOW_MASK
+        high = key >> RUNS_SHIFT
+        first = high & TWO_RUNS
+        second = high >> TWO_RUNS_SHIFT
+        r0, r1, r2, r3 = first & run_mask, first >> 20, second & run_mask, second >> 20
+        jokers = low >> free_shift & 0xFF  # free jokers, then held table jokers
         free = jokers & nibble
-        settled = (key >> held_shift | key >> freed_shift) & nibble
-        rid = key >> shift & run_mask
+        settled = (low >> held_shift | low >> freed_shift) & nibble
+        rid = (r0 if colour == 0 else r1) if colour < 2 else (r2 if colour == 2 else r3)
         needed_left = needed[jokers]
-        room = needed_left - (
-            t1[key >> s1 & run_mask] + t2[key >> s2 & run_mask] + t3[key >> s3 & run_mask]
-        )
+        room = needed_left - (t0[r0] + t1[r1] + t2[r2] + t3[r3])
         if room < 0:
             continue
         # What the tiles set aside for groups need too, unless a move adds to them.
-        plain_room = room - groups[key >> group_shift & group_mask]
+        plain_room = room - groups[low >> group_shift & group_mask]
         slack = score - free * joker - floor
         steps = steps_of.get(rid << 9 | needed_left << 4 | settled)
         if steps is None:
@@ -1113,7 +1120,7 @@ def _cell_step(
             elif kind == roomy:
                 if need > plain_room:
                     continue
-                had = key & ROOM_MASK
+                had = low & ROOM_MASK
                 new = rest + delta + min(room_cap, had + aux) - had
             elif kind == touches:
                 part = key & aux
@@ -1129,7 +1136,7 @@ def _cell_step(
                 if delta <= spare[free][jokers >> 4]:
                     _settle(problem, cell, key, score, bound, move.option, after, back, settled_of)
                 continue
-            if get(new, -1) < total:
+            if after.get(new, -1) < total:
                 after[new] = total
                 back[new] = (key, move.choice)
     return after, back
@@ -1144,6 +1151,7 @@ class _CellMemo:
         "shift",
         "own_shortfall",
         "other_shortfalls",
+        "colour",
         "needed_by_jokers",
         "spare",
         "general",
@@ -1157,17 +1165,17 @@ class _CellMemo:
     )
 
     def __init__(self, memos: _Memos, cell: _Cell) -> None:
-        colour = cell.colour
+        colour = self.colour = cell.colour
         self.shift = RUN_SHIFTS[colour]
         # Per colour, after this cell: the colours done at this number look at the next one.
         number = cell.number
         following = memos.shortfalls_at(number + 1)
         same = memos.shortfalls_at(number)
         own = self.own_shortfall = following[colour]
+        # In colour order, with 0 for this cell's own colour (its runs are what it changes).
         self.other_shortfalls = [
-            (RUN_SHIFTS[c], following[c] if c < colour else same[c])
+            _NoShortfall(0, 0) if c == colour else following[c] if c < colour else same[c]
             for c in range(COLOUR_COUNT)
-            if c != colour
         ]
         self.needed_by_jokers = memos.needed_by_jokers
         self.spare = memos.spare
@@ -1533,6 +1541,16 @@ class _ShortfallTable(dict[int, int]):
         return value
 
 
+class _NoShortfall(_ShortfallTable):
+    """Stands in a cell's own colour among the other colours' shortfall tables: always 0."""
+
+    __slots__ = ()
+
+    def __missing__(self, rid: int) -> int:
+        self[rid] = 0
+        return 0
+
+
 class _GroupShortfall(dict[int, int]):
     """Interned groups -> free jokers they need at least, with ``later`` tiles (real or held)
     in the number's colours still to come.
@@ -1586,22 +1604,27 @@ def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[
     covers = _COVERS
     for keys in shared:
         # A state comes before every state it beats: a stronger colour breaks the last ties.
-        members = [
-            (
-                joker * (key >> FREE_SHIFT & NIBBLE) - layer[key],
-                key >> FREE_SHIFT & NIBBLE,
-                -(key & ROOM_MASK),
-                -(key >> FREED_SHIFT & NIBBLE).bit_count(),
-                -strength[key >> shift & RUN_MASK],
-                key,
+        members: list[tuple[int, int, int, int, int, int, int, int]] = []
+        for key in keys:
+            low = key & LOW_MASK
+            free = low >> FREE_SHIFT & NIBBLE
+            mine = key >> shift & RUN_MASK
+            jokers = low >> HELD_SHIFT & 0xFF  # held, then freed
+            members.append(
+                (
+                    joker * free - layer[key],
+                    free,
+                    -(low & ROOM_MASK),
+                    -(jokers >> 4).bit_count(),
+                    -strength[mine],
+                    key,
+                    mine,
+                    jokers,
+                )
             )
-            for key in keys
-        ]
         members.sort()
         best: list[tuple[int, int, int, int]] = []
-        for _, free, room, _, _, key in members:
-            mine = key >> shift & RUN_MASK
-            jokers = key >> HELD_SHIFT & 0xFF  # held, then freed
+        for _, free, room, _, _, key, mine, jokers in members:
             for f, r, j, other in best:
                 if (
                     (f == free and r <= room and j == jokers)
@@ -1619,12 +1642,12 @@ def _shared_buckets(layer: dict[int, int], loose: int, by_settled: bool) -> list
     jokers are settled, held or freed alike): only groups of two or more."""
     first: dict[int, int] = {}
     shared: dict[int, list[int]] = {}
-    setdefault = first.setdefault
     if by_settled:
         held_shift, freed_shift = HELD_SHIFT, FREED_SHIFT
         for key in layer:
-            bucket = key & loose | ((key >> held_shift | key >> freed_shift) & 15) << held_shift
-            other = setdefault(bucket, key)
+            low = key & LOW_MASK
+            bucket = key & loose | ((low >> held_shift | low >> freed_shift) & 15) << held_shift
+            other = first.setdefault(bucket, key)
             if other != key:
                 found = shared.get(bucket)
                 if found is None:
@@ -1634,7 +1657,7 @@ def _shared_buckets(layer: dict[int, int], loose: int, by_settled: bool) -> list
     else:
         for key in layer:
             bucket = key & loose
-            other = setdefault(bucket, key)
+            other = first.setdefault(bucket, key)
             if other != key:
                 found = shared.get(bucket)
                 if found is None:
@@ -1675,26 +1698,22 @@ def _undominated_across(problem: _Problem, layer: dict[int, int]) -> dict[int, i
     kept = dict(layer)
     strength = _STRENGTH
     covers = _COVERS
-    s0, s1, s2, s3 = RUN_SHIFTS
     for keys in shared:
-        members = [
-            (
-                joker * (key >> FREE_SHIFT & NIBBLE) - layer[key],
-                key >> FREE_SHIFT & NIBBLE,
-                -(key & ROOM_MASK),
-                -strength[key >> s0 & RUN_MASK]
-                - strength[key >> s1 & RUN_MASK]
-                - strength[key >> s2 & RUN_MASK]
-                - strength[key >> s3 & RUN_MASK],
-                key,
+        members: list[tuple[int, int, int, int, int, int, int, int, int]] = []
+        for key in keys:
+            low = key & LOW_MASK
+            high = key >> RUNS_SHIFT
+            first = high & TWO_RUNS
+            second = high >> TWO_RUNS_SHIFT
+            r0, r1, r2, r3 = first & RUN_MASK, first >> 20, second & RUN_MASK, second >> 20
+            free = low >> FREE_SHIFT & NIBBLE
+            runs = strength[r0] + strength[r1] + strength[r2] + strength[r3]
+            members.append(
+                (joker * free - layer[key], free, -(low & ROOM_MASK), -runs, key, r0, r1, r2, r3)
             )
-            for key in keys
-        ]
         members.sort()
         best: list[tuple[int, int, int, int, int, int]] = []
-        for _, free, room, _, key in members:
-            r0, r1 = key >> s0 & RUN_MASK, key >> s1 & RUN_MASK
-            r2, r3 = key >> s2 & RUN_MASK, key >> s3 & RUN_MASK
+        for _, free, room, _, key, r0, r1, r2, r3 in members:
             for f, r, o0, o1, o2, o3 in best:
                 if (
                     (f == free and r <= room or f < free and -r >= roomy)
@@ -1923,13 +1942,19 @@ _MASKED: Final[dict[int, int]] = {}  # interned runs << 16 | marks dropped -> in
 
 NIBBLE: Final = 15
 ROOM_MASK: Final = 31
-VALUE_SHIFT, VALUE_MASK = 5, 2047
+VALUE_SHIFT: Final = 5
+VALUE_MASK: Final = 2047
 FREE_SHIFT: Final = 16
 HELD_SHIFT: Final = 20
 FREED_SHIFT: Final = 24
-GROUP_SHIFT, GROUP_MASK = 28, (1 << 20) - 1
+GROUP_SHIFT: Final = 28
+GROUP_MASK: Final = (1 << 20) - 1
+LOW_MASK: Final = (1 << 48) - 1  # all but the runs: fits a machine word
 RUN_MASK: Final = (1 << 20) - 1
-RUN_SHIFTS: Final = tuple(48 + 20 * colour for colour in range(COLOUR_COUNT))
+RUNS_SHIFT: Final = 48
+RUN_SHIFTS: Final = tuple(RUNS_SHIFT + 20 * colour for colour in range(COLOUR_COUNT))
+TWO_RUNS_SHIFT: Final = 40
+TWO_RUNS: Final = (1 << TWO_RUNS_SHIFT) - 1
 
 _RUNS: Final[list[tuple[int, ...]]] = [()]
 _RUN_IDS: Final[dict[tuple[int, ...], int]] = {(): 0}
