@@ -1629,7 +1629,7 @@ def _undominated(problem: _Problem, layer: dict[int, int], colour: int) -> dict[
                 if (
                     (f == free and r <= room and j == jokers)
                     or (f <= free and -r >= roomy and _fewer_held(j, jokers))
-                ) and covers[other << 20 | mine]:
+                ) and (other == mine or covers[other << 20 | mine]):
                     del kept[key]
                     break
             else:
@@ -1717,10 +1717,10 @@ def _undominated_across(problem: _Problem, layer: dict[int, int]) -> dict[int, i
             for f, r, o0, o1, o2, o3 in best:
                 if (
                     (f == free and r <= room or f < free and -r >= roomy)
-                    and covers[o0 << 20 | r0]
-                    and covers[o1 << 20 | r1]
-                    and covers[o2 << 20 | r2]
-                    and covers[o3 << 20 | r3]
+                    and (o0 == r0 or covers[o0 << 20 | r0])  # equal runs cover: no lookup
+                    and (o1 == r1 or covers[o1 << 20 | r1])
+                    and (o2 == r2 or covers[o2 << 20 | r2])
+                    and (o3 == r3 or covers[o3 << 20 | r3])
                 ):
                     del kept[key]
                     break
