@@ -15,7 +15,7 @@ It measures the solver the site runs: compiled with mypyc when `make native` cou
 The "captured" row is the slowest solver call found in real bot games (/work/slow-positions,
 slow-large-3-master-s28-t67: a master bot's points-first solve, 27 CPU s when captured, 13.5 s
 before the guessing beam widened, 3.5-4 s after, 2.4 s since states whose group tiles need too
-many jokers are dropped early, 1.8 s compiled), kept here as ids so the bench needs nothing
+many jokers are dropped early, 1.5 s compiled), kept here as ids so the bench needs nothing
 outside the repository.
 """
 
