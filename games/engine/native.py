@@ -79,24 +79,19 @@ class _SolverFinder(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        if fullname != MODULE or pure_wanted():
-            return self._source(fullname)
-        state = build_state()
-        if state == "current":
-            return None  # the normal path finder picks the extension module
-        if state == "stale":
-            warnings.warn(
-                "games/engine changed since its native build; the solver runs as pure Python "
-                "(make native rebuilds it)",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-        return self._source(fullname)
-
-    @staticmethod
-    def _source(fullname: str) -> ModuleSpec | None:
         if fullname != MODULE:
             return None
+        if not pure_wanted():
+            state = build_state()
+            if state == "current":
+                return None  # the normal path finder picks the extension module
+            if state == "stale":
+                warnings.warn(
+                    "games/engine changed since its native build; the solver runs as pure "
+                    "Python (make native rebuilds it)",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
         return importlib.util.spec_from_file_location(fullname, SOURCE)
 
 

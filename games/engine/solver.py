@@ -926,18 +926,14 @@ def _beam(layer: dict[int, int], width: int, problem: _Problem) -> dict[int, int
     short = _SHORT
     joker_score = problem.joker_score
     rack_jokers = problem.rack_jokers
-    free_shift, freed_shift, mask = FREE_SHIFT, FREED_SHIFT, RUN_MASK
+    free_shift, freed_shift = FREE_SHIFT, FREED_SHIFT
 
     ranks: dict[int, int] = {}
     for key, score in layer.items():
-        low = key & LOW_MASK
-        high = key >> RUNS_SHIFT
-        first = high & TWO_RUNS
-        second = high >> TWO_RUNS_SHIFT
+        low, r0, r1, r2, r3 = _split(key)
         free = low >> free_shift & 15
         credit = max(0, free - rack_jokers - (low >> freed_shift & 15).bit_count())
-        runs = short[first & mask] + short[first >> 20]
-        runs += short[second & mask] + short[second >> 20]
+        runs = short[r0] + short[r1] + short[r2] + short[r3]
         rank = (score - free * joker_score) << 16 | (15 - credit) << 12
         ranks[key] = rank | (255 - runs) << 4 | (15 - free)
     # What heapq.nlargest(width, layer, key=rank) gives (ties in layer order), without its
@@ -1079,17 +1075,11 @@ def _cell_step(
     settled_of = memo.settled_of
     groups = memo.group_shortfall
     others = ~(RUN_MASK << shift)
-    run_mask = RUN_MASK
     group_shift, group_mask = GROUP_SHIFT, GROUP_MASK
     plain, roomy, touches = _PLAIN, _ROOM, _TOUCHES
     free_shift, held_shift, freed_shift, nibble = FREE_SHIFT, HELD_SHIFT, FREED_SHIFT, NIBBLE
     for key, score in layer.items():
-        # Machine-word parts first: the fields below then cost no big-int operations.
-        low = key & LOW_MASK
-        high = key >> RUNS_SHIFT
-        first = high & TWO_RUNS
-        second = high >> TWO_RUNS_SHIFT
-        r0, r1, r2, r3 = first & run_mask, first >> 20, second & run_mask, second >> 20
+        low, r0, r1, r2, r3 = _split(key)
         jokers = low >> free_shift & 0xFF  # free jokers, then held table jokers
         free = jokers & nibble
         settled = (low >> held_shift | low >> freed_shift) & nibble
@@ -1701,11 +1691,7 @@ def _undominated_across(problem: _Problem, layer: dict[int, int]) -> dict[int, i
     for keys in shared:
         members: list[tuple[int, int, int, int, int, int, int, int, int]] = []
         for key in keys:
-            low = key & LOW_MASK
-            high = key >> RUNS_SHIFT
-            first = high & TWO_RUNS
-            second = high >> TWO_RUNS_SHIFT
-            r0, r1, r2, r3 = first & RUN_MASK, first >> 20, second & RUN_MASK, second >> 20
+            low, r0, r1, r2, r3 = _split(key)
             free = low >> FREE_SHIFT & NIBBLE
             runs = strength[r0] + strength[r1] + strength[r2] + strength[r3]
             members.append(
@@ -2037,6 +2023,19 @@ def _grouped_id(gid: int, member: tuple[int, int], colour: int, witness: bool) -
             group = (*group, (0, 0))
         found = _GROUPED[key] = _group_id(group)
     return found
+
+
+def _split(key: int) -> tuple[int, int, int, int, int]:
+    """A packed state's machine-word parts: all but the runs, then each colour's interned runs.
+
+    The key is wider than a machine word, so each shift or mask of it is a big-int operation
+    (an allocation, compiled or not); the hot loops read every field from these parts instead.
+    """
+    low = key & LOW_MASK
+    high = key >> RUNS_SHIFT
+    first = high & TWO_RUNS  # colours 0 and 1
+    second = high >> TWO_RUNS_SHIFT  # colours 2 and 3
+    return low, first & RUN_MASK, first >> 20, second & RUN_MASK, second >> 20
 
 
 def _pack(state: _State) -> int:

@@ -6,6 +6,7 @@ without one, which `make test` reports; the digest tests need none.
 
 from __future__ import annotations
 
+import importlib.machinery
 import json
 import os
 import shutil
@@ -53,7 +54,7 @@ def test_the_digest_covers_every_engine_source(tmp_path: Path) -> None:
     (engine / "solver.py").write_text("X = 1\n")
     (engine / "tiles.py").write_text("Y = 2\n")
     assert native.build_state(engine) == "missing"
-    suffix = native.importlib.machinery.EXTENSION_SUFFIXES[0]
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     (engine / f"solver{suffix}").write_bytes(b"")
     assert native.build_state(engine) == "missing"  # a build without its stamp is not used
     (engine / "solver.native").write_text(native.sources_digest(engine) + "\n")
