@@ -35,18 +35,58 @@ from games.engine.state import (  # noqa: E402
 
 GAMES = [
     # name, mode, rules, players, match, strengths, resign_at, timeout_every
-    ("classic-2-single", "sandbox", "classic", 2, {"kind": "single"}, ["strong", "casual"], None, 0),
-    ("classic-4-target", "parlor", "classic", 4, {"kind": "target", "target": 100},
-     ["strong", "casual", "beginner", "master"], None, 9),
-    ("rush-3-rounds", "rush", "rush", 3, {"kind": "rounds", "rounds": 3},
-     ["casual", "strong", "beginner"], None, 0),
-    ("large-6-resign", "lan", "large", 6, {"kind": "single"},
-     ["casual", "beginner", "strong", "casual", "beginner", "casual"], 40, 7),
+    (
+        "classic-2-single",
+        "sandbox",
+        "classic",
+        2,
+        {"kind": "single"},
+        ["strong", "casual"],
+        None,
+        0,
+    ),
+    (
+        "classic-4-target",
+        "parlor",
+        "classic",
+        4,
+        {"kind": "target", "target": 100},
+        ["strong", "casual", "beginner", "master"],
+        None,
+        9,
+    ),
+    (
+        "rush-3-rounds",
+        "rush",
+        "rush",
+        3,
+        {"kind": "rounds", "rounds": 3},
+        ["casual", "strong", "beginner"],
+        None,
+        0,
+    ),
+    (
+        "large-6-resign",
+        "lan",
+        "large",
+        6,
+        {"kind": "single"},
+        ["casual", "beginner", "strong", "casual", "beginner", "casual"],
+        40,
+        7,
+    ),
 ]
 
 
-def play(name: str, rules: str, players: int, match: dict[str, object],
-         strengths: list[str], resign_at: int | None, timeout_every: int) -> dict[str, object]:
+def play(
+    name: str,
+    rules: str,
+    players: int,
+    match: dict[str, object],
+    strengths: list[str],
+    resign_at: int | None,
+    timeout_every: int,
+) -> dict[str, object]:
     seed = hashlib.sha256(f"rummi fixture {name}".encode()).digest()
     config = GameConfig(rules_named(rules), players, MatchFormat.from_dict(match))
     state, events = new_game(config, seed)
@@ -70,11 +110,21 @@ def play(name: str, rules: str, players: int, match: dict[str, object],
         if steps > 5000:
             raise SystemExit(f"{name}: no end after 5000 turns")
     payloads = [e.to_dict() for e in log]
-    record = {"game": name, "mode": "", "commitment": state.commitment, "seed": seed.hex(),
-              "events": payloads}
+    record = {
+        "game": name,
+        "mode": "",
+        "commitment": state.commitment,
+        "seed": seed.hex(),
+        "events": payloads,
+    }
     final, check = audit_record(record)
-    record["expected"] = {"totals": list(final.totals), "winners": list(final.winners),
-                          "rounds": final.round, "events": len(payloads), "check": check}
+    record["expected"] = {
+        "totals": list(final.totals),
+        "winners": list(final.winners),
+        "rounds": final.round,
+        "events": len(payloads),
+        "check": check,
+    }
     return record
 
 

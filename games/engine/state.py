@@ -215,6 +215,30 @@ def apply(
     return _fold(after, closing), events + closing
 
 
+def adjudicate(state: GameState, note: str, seed: bytes) -> tuple[GameState, list[Event]]:
+    """End a running game now, by an operator's decision (a stuck game, a tournament table).
+
+    The round in play is scored as if blocked (the lowest rack wins, resigned seats never gain;
+    its reason is ``adjudicated``) and the match ends on the totals after it, with ``note`` (why)
+    kept in the final event. Replaying the log gives the same end as any other.
+    """
+    if state.finished:
+        raise IllegalMove("game_over", "The game is over.")
+    if not state.racks:
+        raise IllegalMove("not_started", "The game has not been dealt yet.")
+    if commitment(seed) != state.commitment:
+        raise InvalidInput("the seed does not match this game's commitment")
+    note = " ".join(str(note).split())
+    if not note:
+        raise InvalidInput("say why the game is ended")
+    blocked = _blocked_round(state)
+    ended = RoundEnded(blocked.round, "adjudicated", blocked.winners, blocked.scores, blocked.racks)
+    after = _fold(state, [ended])
+    winners = match_winners(after.totals, after.active_seats)
+    closing = GameEnded(tuple(winners), after.totals, seed.hex(), note)
+    return _fold(after, [closing]), [ended, closing]
+
+
 def _decide(state: GameState, action: Action) -> list[Event]:
     if isinstance(action, Resign):
         return [PlayerResigned(action.seat, state.turn_number)]
