@@ -8,21 +8,18 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from games.notices import user_from_token
-
-from .models import Profile
+from games.notices import set_turn_emails, turn_emails_on, user_from_token
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
-    profile = Profile.of(request.user)
     if request.method == "POST":
-        profile.email_turn_notices = request.POST.get("email_turn_notices") == "on"
-        profile.save(update_fields=["email_turn_notices"])
+        set_turn_emails(request.user.pk, request.POST.get("email_turn_notices") == "on")
         messages.success(request, "Preferences saved.")
         return redirect("preferences")
-    return render(request, "accounts/preferences.html", {"profile": profile})
+    wishes = {"email_turn_notices": turn_emails_on(request.user.pk)}
+    return render(request, "accounts/preferences.html", {"profile": wishes})
 
 
 @require_http_methods(["GET", "POST"])
@@ -31,6 +28,6 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if user_id is None:
         return render(request, "accounts/unsubscribe.html", {"bad": True}, status=400)
     if request.method == "POST":
-        Profile.objects.update_or_create(user_id=user_id, defaults={"email_turn_notices": False})
+        set_turn_emails(user_id, False)
         return render(request, "accounts/unsubscribe.html", {"done": True})
     return render(request, "accounts/unsubscribe.html", {"token": token})

@@ -11,8 +11,8 @@ from django.test import Client
 
 from games import services
 from games.engine.state import replay, state_from_record
+from games.identity import Identity
 from games.models import Game
-from games.services import Viewer
 
 
 @pytest.fixture(autouse=True)
@@ -38,8 +38,8 @@ def key() -> str:
     return uuid.uuid4().hex
 
 
-def viewer(user: Any) -> Viewer:
-    return Viewer(user_id=user.pk, name=user.username)
+def viewer(user: Any) -> Identity:
+    return Identity(user_id=user.pk, name=user.username)
 
 
 @pytest.fixture
