@@ -10,7 +10,7 @@ bot, clock and notice work and the post-game review subscribe to them (games/rec
 
 Services take an :class:`~games.identity.Identity` and raise domain errors
 (games/errors.py); they import no task module, no adapter and no other app
-(docs/design.md "Layers").
+(docs/design.md "Layers and the import rule").
 """
 
 from __future__ import annotations

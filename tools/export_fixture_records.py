@@ -4,8 +4,8 @@ Usage: python tools/export_fixture_records.py OUT_DIR
 
 Each file has the shape of ``/g/<id>/record.json`` (game, mode, commitment, seed, events) plus
 ``expected``: the final totals and winners and the seed check, as the engine gave them on the
-day the record was exported. The suite replays every such file (docs/design.md "Event
-versions"): a record exported once must replay to the same result forever, so these files are
+day the record was exported. The suite replays every such file: a record exported once must
+replay to the same result forever (docs/design.md "Event versions"), so these files are
 written once and never regenerated over.
 """
 

@@ -1,4 +1,4 @@
-"""``python -m games.engine``: the engine's command line (DESIGN.md, "Engine command line").
+"""``python -m games.engine``: the engine's command line (docs/design.md, "Engine command line").
 
 Commands read JSON on standard input where they take a position and print JSON. Bad input
 (invalid JSON, unknown tiles, a malformed position) exits with status 2 and prints
@@ -75,7 +75,7 @@ def cmd_solve(_args: Sequence[str], stdin: TextIO) -> Any:
 
 
 def solve_position(data: object) -> dict[str, Any]:
-    """The best play for one position of DESIGN.md's ``solve`` command.
+    """The best play for one position of docs/design.md's ``solve`` command.
 
     The table is a list of melds, or a flat list of codes: loose tiles are first arranged
     into melds by the solver itself (a table joker then stands for what it stands for in that

@@ -1,4 +1,4 @@
-"""Game state, actions, ``apply`` and ``replay`` (RULES.md "A round", "Scoring", "Matches").
+"""Game state, actions, ``apply`` and ``replay`` (docs/rules.md "A round", "Scoring", "Matches").
 
 ``apply(state, action, seed=...) -> (state, events)`` decides what happens; ``evolve(state,
 event) -> state`` records it; ``replay(events) -> state`` folds ``evolve`` over a log, so a
@@ -6,7 +6,8 @@ replayed log gives exactly the state built step by step. The seed is passed in b
 (only when a deal or the final reveal needs it); the engine reads no clock and no global
 randomness.
 
-Choices where RULES.md is silent, each covered by a test:
+Choices where the rules are silent (docs/rules.md "Choices the engine makes"), each covered by
+a test:
 
 * Draw with an empty pool is a pass; ``Pass`` is accepted only when the pool is empty.
 * A timeout with an empty pool counts as a pass towards a blocked round.

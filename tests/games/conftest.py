@@ -23,7 +23,7 @@ def _eager_tasks(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def _every_game_replays_to_its_cache(request: pytest.FixtureRequest) -> Iterator[None]:
-    """DESIGN.md: replaying any game's events gives exactly its cached state."""
+    """docs/design.md: replaying any game's events gives exactly its cached state."""
     yield
     uses_db = {"db", "transactional_db"} & set(request.fixturenames)
     if not uses_db and not request.node.get_closest_marker("django_db"):
