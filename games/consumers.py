@@ -17,7 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections
 
-from rummi_site.jsonapi import status_of
+from rummi_site.jsonapi import read_json, status_of
 
 from .errors import DomainError
 from .identity import Identity, identity_of
@@ -118,10 +118,13 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send(text_data='{"type":"pong"}')
             return
         try:
-            message = json.loads(text_data or "")
-        except (json.JSONDecodeError, TypeError):
-            message = None
-        if not isinstance(message, dict) or message.get("type") != "act":
+            message = read_json(text_data or "")
+        except DomainError as error:
+            # A malformed message gets an error frame; the socket stays open (floods close it).
+            refused = {"type": "error", "status": status_of(error), **error.body}
+            await self.send(text_data=json.dumps(refused))
+            return
+        if message.get("type") != "act":
             await self.send(text_data=json.dumps(REFUSE_MESSAGE))
             return
         answer, frames = await self._act(message)

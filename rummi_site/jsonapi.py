@@ -2,22 +2,56 @@
 
 The mapping of a domain error (games/errors.py) to an HTTP status is written here and nowhere
 else (docs/design.md "Errors"); the socket consumer uses it for its answer frames too.
+
+:func:`read_json` is the one reader of untrusted JSON, for HTTP bodies and socket messages
+alike: it caps the size and the nesting, bounds integers, and refuses non-finite numbers and
+invalid Unicode, each with a sentence, before anything else looks at the data.
+
+>>> read_json(b'{"table": [[1, 2, 3]]}')
+{'table': [[1, 2, 3]]}
+>>> for bad in (b'{"a": 1e400}', b'{"a": NaN}', b'{"a": "\\\\ud800"}', b'[' * 40 + b']' * 40):
+...     try:
+...         read_json(bad)
+...     except Invalid as error:
+...         print(error.code, "-", error.message)
+bad_number - Numbers must be finite.
+bad_number - Numbers must be finite.
+bad_unicode - The request holds text that is not valid Unicode.
+too_deep - The request nests deeper than 8 levels.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import math
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from games.errors import Conflict, DomainError, Forbidden, Illegal, Invalid, NotFound, Unavailable
 
 View = Callable[..., JsonResponse]
+log = logging.getLogger(__name__)
+
+# The bounds of untrusted JSON: the largest real body (a full table of 160 tile ids with its
+# key) is under 2 KB.
+MAX_BYTES = 32 * 1024
+MAX_DEPTH = 8
+MAX_INT_DIGITS = 15
+# Paths whose every answer is JSON, errors included (docs/api.md).
+JSON_PREFIXES = ("/api/", "/puzzles/api/")
+
+
+class TooLarge(Invalid):
+    """A body or message over :data:`MAX_BYTES`."""
+
 
 STATUS: dict[type[DomainError], int] = {
+    TooLarge: 413,
     Invalid: 400,
     Forbidden: 403,
     NotFound: 404,
@@ -52,14 +86,117 @@ def json_errors(view: View) -> View:
     return wrapped
 
 
-def read_body(request: HttpRequest) -> dict[str, Any]:
-    """The request's JSON object (empty body: ``{}``); :class:`Invalid` for anything else."""
-    if not request.body:
-        return {}
+def _int(text: str) -> int:
+    digits = text.lstrip("-")
+    if len(digits) > MAX_INT_DIGITS:
+        raise Invalid("bad_number", f"Integers have at most {MAX_INT_DIGITS} digits.")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise Invalid("bad_number", "Numbers must be finite.")
+    return value
+
+
+def _constant(text: str) -> Any:
+    raise Invalid("bad_number", "Numbers must be finite.")
+
+
+def _checked(value: Any) -> None:
+    """Refuse nesting past :data:`MAX_DEPTH` and strings that are not valid Unicode (lone
+    surrogates from ``\\ud800`` escapes), walking without recursion."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > MAX_DEPTH:
+                raise Invalid("too_deep", f"The request nests deeper than {MAX_DEPTH} levels.")
+            children = list(item.items()) if isinstance(item, dict) else item
+            for child in children:
+                if isinstance(child, tuple):
+                    _check_text(child[0])
+                    stack.append((child[1], depth + 1))
+                else:
+                    stack.append((child, depth + 1))
+        elif isinstance(item, str):
+            _check_text(item)
+
+
+def _check_text(text: str) -> None:
     try:
-        body = json.loads(request.body)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Invalid("bad_unicode", "The request holds text that is not valid Unicode.") from None
+
+
+def read_json(raw: bytes | str | None) -> dict[str, Any]:
+    """Untrusted JSON (an HTTP body, a socket message) as an object; :class:`Invalid` (or
+    :class:`TooLarge`) with a sentence for anything else. An empty body is ``{}``."""
+    if not raw:
+        return {}
+    if len(raw) > MAX_BYTES:
+        raise TooLarge("too_large", f"The request is larger than {MAX_BYTES // 1024} KB.")
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Invalid("bad_unicode", "The request is not UTF-8 text.") from None
+    try:
+        body = json.loads(raw, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except RecursionError:
+        raise Invalid("too_deep", f"The request nests deeper than {MAX_DEPTH} levels.") from None
+    except json.JSONDecodeError:
         raise Invalid("bad_json", "The request body is not valid JSON.") from None
+    _checked(body)
     if not isinstance(body, dict):
         raise Invalid("bad_json", "The request body must be a JSON object.")
     return body
+
+
+def read_body(request: HttpRequest) -> dict[str, Any]:
+    """The request's JSON object (empty body: ``{}``), read by :func:`read_json`."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > MAX_BYTES:
+        raise TooLarge("too_large", f"The request is larger than {MAX_BYTES // 1024} KB.")
+    try:
+        return read_json(request.body)
+    except RequestDataTooBig:
+        raise TooLarge("too_large", f"The request is larger than {MAX_BYTES // 1024} KB.") from None
+
+
+class JsonErrorsMiddleware:
+    """Every answer under :data:`JSON_PREFIXES` is JSON, in DEBUG too: an unexpected error is a
+    JSON 500 (logged), and an HTML error page (404 of an unknown path, 405) becomes JSON."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not request.path.startswith(JSON_PREFIXES) or response.status_code < 400:
+            return response
+        if response.get("Content-Type", "").startswith("application/json"):
+            return response
+        message = {
+            404: "There is no such API endpoint.",
+            405: f"{request.method} is not allowed here.",
+        }.get(response.status_code, "The request was refused.")
+        answer = JsonResponse({"error": f"http_{response.status_code}", "message": message})
+        answer.status_code = response.status_code
+        if response.has_header("Allow"):
+            answer["Allow"] = response["Allow"]
+        return answer
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not request.path.startswith(JSON_PREFIXES):
+            return None
+        if isinstance(exception, DomainError):
+            return error_response(exception)
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        body = {"error": "server_error", "message": "Something went wrong on our side; try again."}
+        return JsonResponse(body, status=500)

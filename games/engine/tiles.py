@@ -34,8 +34,18 @@ class Tile:
 
     @classmethod
     def parse(cls, code: str) -> Tile:
-        """Parse ``R7``, ``K13`` or ``J`` (case-insensitive); raise :class:`InvalidInput`."""
-        text = code.strip().upper() if isinstance(code, str) else ""
+        """Parse ``R7``, ``K13`` or ``J`` (case-insensitive); raise :class:`InvalidInput`.
+
+        Codes are ASCII letters and digits only: ``R١`` or ``R１`` is no R1.
+
+        >>> Tile.parse("r7"), Tile.parse(" J ")
+        (Tile(colour='R', number=7), Tile(colour=None, number=0))
+        >>> Tile.parse("R\uff11")
+        Traceback (most recent call last):
+        ...
+        games.engine.errors.InvalidInput: unknown tile 'R１': expected a colour K, B, R or Y and 1-13, or J
+        """
+        text = code.strip().upper() if isinstance(code, str) and code.isascii() else ""
         if text == JOKER_CODE:
             return JOKER
         if len(text) >= 2 and text[0] in COLOURS and text[1:].isdigit():

@@ -67,6 +67,12 @@ def test_the_mover_acts_on_the_socket_and_every_viewer_gets_its_own_frame(
         outsider_answer, _ = await until_answer(socks["x"])
         await me.send_to(text_data="not json")
         garbled = await me.receive_json_from(timeout=10)
+        await me.send_to(text_data='{"type": "fly"}')
+        unknown = await me.receive_json_from(timeout=10)
+        await me.send_to(text_data='{"type": "act", "n": 1e400}')
+        huge = await me.receive_json_from(timeout=10)
+        await me.send_to(text_data='{"type":"ping"}')
+        still_open = await me.receive_json_from(timeout=10)
         for sock in socks.values():
             assert await sock.receive_nothing()
             await sock.disconnect()
@@ -79,6 +85,9 @@ def test_the_mover_acts_on_the_socket_and_every_viewer_gets_its_own_frame(
             "stale": stale,
             "outsider": outsider_answer,
             "garbled": garbled,
+            "unknown": unknown,
+            "huge": huge,
+            "still_open": still_open,
         }
 
     got = asyncio.run(scenario())
@@ -95,7 +104,10 @@ def test_the_mover_acts_on_the_socket_and_every_viewer_gets_its_own_frame(
     assert got["stale"]["view"]["rack"] == list(state.racks[1 - mover])
     assert got["outsider"]["status"] == 403 and got["outsider"]["error"] == "not_a_player"
     assert "view" not in got["outsider"]
-    assert got["garbled"]["type"] == "error" and got["garbled"]["error"] == "bad_message"
+    assert got["garbled"]["type"] == "error" and got["garbled"]["error"] == "bad_json"
+    assert got["garbled"]["status"] == 400 and got["garbled"]["message"]
+    assert got["unknown"]["type"] == "error" and got["unknown"]["error"] == "bad_message"
+    assert got["huge"]["error"] == "bad_number" and got["still_open"] == {"type": "pong"}
 
 
 def test_an_illegal_play_on_the_socket_gets_the_engines_code_and_changes_nothing(
