@@ -46,6 +46,9 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True, help_text="cached engine state")
     seq = models.PositiveIntegerField(default=0, help_text="seq of the last event applied")
     review = models.JSONField(null=True, blank=True, help_text="post-game review, once made")
+    review_requested = models.DateTimeField(
+        null=True, blank=True, help_text="when the review was last queued (compare-and-set)"
+    )
     turn_number = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(

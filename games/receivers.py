@@ -77,7 +77,7 @@ def queue_turn_work(
 @receiver(signals.game_finished, sender=Game, dispatch_uid="games.review")
 @_logged
 def queue_review(sender: Any, gid: str, **kwargs: Any) -> None:
-    tasks.review_game.delay(gid)
+    tasks.queue_review(gid)
 
 
 @receiver(user_logged_in, dispatch_uid="games.adopt_guest")

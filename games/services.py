@@ -23,6 +23,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.engine import bots
@@ -452,6 +453,57 @@ def moved_deadline(
     return game.deadline
 
 
+# A bot turn still waiting this long after its pause has lost its task (a worker died).
+BOT_TURN_GRACE = timedelta(seconds=3)
+# A review asked for this long ago and still not made was lost too.
+REVIEW_RETRY_AFTER = timedelta(minutes=10)
+
+
+def due_bot_turns(now: datetime | None = None) -> list[tuple[str, int]]:
+    """Running games whose turn is a bot's and has waited past its pause plus
+    :data:`BOT_TURN_GRACE`: ``(gid, turn_number)``. A bot's task that was lost (its worker
+    killed) is queued again from this; :func:`play_bot_turn` is keyed on the turn number, so a
+    turn queued twice is played once."""
+    now = now or timezone.now()
+    since = now - timedelta(seconds=settings.RUMMI_BOT_PAUSE) - BOT_TURN_GRACE
+    running = Game.objects.filter(status=Status.PLAYING, seats__kind=SeatKind.BOT).distinct()
+    due = []
+    for gid, turn_number, seq, turn in running.values_list(
+        "public_id", "turn_number", "seq", "state__turn"
+    ):
+        bots = Seat.objects.filter(game__public_id=gid, kind=SeatKind.BOT, index=turn)
+        if not bots.exists():
+            continue
+        last = GameEvent.objects.filter(game__public_id=gid, seq=seq).values_list("created")
+        if last and last[0][0] <= since:
+            due.append((gid, turn_number))
+    return due
+
+
+def request_review(gid: str, now: datetime | None = None) -> bool:
+    """Claim the right to queue a finished game's review (compare-and-set): True for exactly
+    one caller while no review exists and none was asked for within
+    :data:`REVIEW_RETRY_AFTER`."""
+    now = now or timezone.now()
+    claimed = (
+        Game.objects.filter(public_id=gid, status=Status.FINISHED, review__isnull=True)
+        .filter(
+            Q(review_requested__isnull=True) | Q(review_requested__lte=now - REVIEW_RETRY_AFTER)
+        )
+        .update(review_requested=now)
+    )
+    return claimed == 1
+
+
+def lost_reviews(now: datetime | None = None) -> list[str]:
+    """Finished games whose review was asked for long ago and never made."""
+    now = now or timezone.now()
+    lost = Game.objects.filter(status=Status.FINISHED, review__isnull=True).filter(
+        Q(review_requested__isnull=True) | Q(review_requested__lte=now - REVIEW_RETRY_AFTER)
+    )
+    return list(lost.values_list("public_id", flat=True)[:100])
+
+
 def grant_restart_grace(now: datetime | None = None) -> list[tuple[str, int, datetime]]:
     """After a restart, give live turns that ran out (or nearly) while nothing ran a grace.
 
@@ -519,13 +571,14 @@ def load_state(game: Game) -> GameState | None:
     return state_from_record(game.state) if game.state else None
 
 
-def play_bot_turn(gid: str, turn_number: int) -> bool:
+def play_bot_turn(gid: str, turn_number: int, think: bool = True) -> bool:
     """Let the bot whose turn ``turn_number`` is move, through the same path as people.
 
     The bot thinks with the game unlocked (a hard position can take the solver seconds, and
     a locked row would hold every other action on the game, and the socket threads waiting
     on it, that long). Its choice is then applied under the lock only if the game is still
     where the bot saw it; otherwise whatever moved it on (a timeout, a resignation) stands.
+    With ``think`` False (its task ran out of time) the bot draws.
     """
     game = Game.objects.filter(public_id=gid).first()
     if game is None or game.status != Status.PLAYING or game.turn_number != turn_number:
@@ -536,7 +589,10 @@ def play_bot_turn(gid: str, turn_number: int) -> bool:
     if seat.kind != SeatKind.BOT:
         return False
     rng = random.Random(f"{game.seed}:{turn_number}")
-    action = bots.choose_action(view_for(state, seat.index), rng, seat.bot_strength)
+    if think:
+        action: Action = bots.choose_action(view_for(state, seat.index), rng, seat.bot_strength)
+    else:
+        action = Draw(seat.index)  # out of time to think (the task's soft limit): it draws
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(public_id=gid).first()
         if game is None or game.status != Status.PLAYING or game.turn_number != turn_number:
@@ -548,7 +604,8 @@ def play_bot_turn(gid: str, turn_number: int) -> bool:
             if state.turn != seat.index:
                 return False
             rng = random.Random(f"{game.seed}:{turn_number}:{game.seq}")
-            action = bots.choose_action(view_for(state, seat.index), rng, seat.bot_strength)
+            if think:
+                action = bots.choose_action(view_for(state, seat.index), rng, seat.bot_strength)
         try:
             apply_action(game, action)
         except (Illegal, Invalid):

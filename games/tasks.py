@@ -1,4 +1,9 @@
-"""Celery tasks for games: turn clocks and bot turns, each idempotent on the turn number."""
+"""Celery tasks for games: turn clocks and bot turns, each idempotent on the turn number.
+
+Every task is acknowledged late and handed back if its worker dies (settings), and has a soft
+and a hard time limit here. What a dead worker may still lose (the embedded filesystem broker
+cannot redeliver) the beat sweeps find again by turn number: timeouts, bot turns, reviews.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import task_postrun, task_prerun, worker_process_init, worker_ready
 from django.db import close_old_connections
 
@@ -18,12 +24,29 @@ from .review import review
 log = logging.getLogger(__name__)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, soft_time_limit=20, time_limit=30)
 def bot_turn(gid: str, turn_number: int) -> bool:
-    return services.play_bot_turn(gid, turn_number)
+    """The bot's move for turn ``turn_number``; a bot out of time to think draws."""
+    try:
+        return services.play_bot_turn(gid, turn_number)
+    except SoftTimeLimitExceeded:
+        log.warning("bot of game %s turn %s ran out of time: it draws", gid, turn_number)
+        return services.play_bot_turn(gid, turn_number, think=False)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, soft_time_limit=5, time_limit=10)
+def sweep_bot_turns() -> int:
+    """Queue again every bot turn whose task was lost (beat, every 2 s)."""
+    queued = 0
+    for gid, turn in services.due_bot_turns():
+        bot_turn.delay(gid, turn)
+        queued += 1
+    if queued:
+        log.info("sweep: queued %s lost bot turns again", queued)
+    return queued
+
+
+@shared_task(ignore_result=True, soft_time_limit=10, time_limit=20)
 def turn_timeout(gid: str, turn_number: int, deadline: str | None = None) -> bool:
     """The fast path: time the turn out at its deadline (queued for ``deadline``).
 
@@ -51,7 +74,7 @@ def schedule_timeout(gid: str, turn_number: int, deadline: datetime) -> None:
 CLOCK_LOOKAHEAD = timedelta(seconds=3)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, soft_time_limit=10, time_limit=20)
 def sweep_timeouts() -> int:
     """Time out every running turn past its deadline (celery beat, every second), and queue the
     precise timeout of every live turn whose clock runs out before the next sweeps.
@@ -97,17 +120,17 @@ def _grace_after_restart(**kwargs: object) -> None:
         schedule_timeout(gid, turn, deadline)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, soft_time_limit=120, time_limit=150)
 def send_digests() -> int:
     return notices.send_digests()
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, soft_time_limit=120, time_limit=150)
 def warn_clocks() -> int:
     return notices.warn_clocks()
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, soft_time_limit=300, time_limit=330)
 def review_game(gid: str) -> bool:
     """Compare every turn of a finished game with the solver's best play (can take a while)."""
     game = Game.objects.filter(public_id=gid, status=Status.FINISHED, review__isnull=True).first()
@@ -116,3 +139,17 @@ def review_game(gid: str) -> bool:
     rows = review(game)
     Game.objects.filter(pk=game.pk, review__isnull=True).update(review=rows)
     return True
+
+
+def queue_review(gid: str) -> bool:
+    """Queue a finished game's review if this caller wins the compare-and-set."""
+    if services.request_review(gid):
+        review_game.delay(gid)
+        return True
+    return False
+
+
+@shared_task(ignore_result=True, soft_time_limit=30, time_limit=60)
+def sweep_reviews() -> int:
+    """Queue again the reviews that were asked for long ago and never made (beat)."""
+    return sum(queue_review(gid) for gid in services.lost_reviews())

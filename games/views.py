@@ -24,7 +24,6 @@ from .models import Game, Mode, Seat, Status
 from .modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, LIVE_CLOCKS
 from .replay import replay_steps
 from .review import hints_allowed
-from .tasks import review_game
 
 
 def _my_games(request: HttpRequest) -> list[dict[str, Any]]:
@@ -145,10 +144,8 @@ def replay_page(request: HttpRequest, gid: str) -> HttpResponse:
     if game.status == Status.WAITING:
         raise Http404("The game has not started.")
     steps = replay_steps(game)
-    if game.status == Status.FINISHED and game.review is None:
-        # Normally made by a task when the game ends; ask again in case it was lost.
-        review_game.delay(game.public_id)
-        game.refresh_from_db(fields=["review"])
+    # The review is made by a task when the game ends (and asked for again by a beat sweep if
+    # it was lost); a GET only shows it, and says so while it is being made.
     if game.review is not None:
         notes = {row["seq"]: row for row in game.review}
         for step in steps:

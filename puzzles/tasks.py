@@ -7,7 +7,7 @@ from celery import shared_task
 from .daily import pick_daily, today
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, soft_time_limit=60, time_limit=90)
 def pick_daily_puzzle() -> str:
     """Pick today's daily puzzle (idempotent: a second run the same day changes nothing)."""
     return pick_daily(today()).puzzle.slug

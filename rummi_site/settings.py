@@ -246,6 +246,16 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_DB_REUSE_MAX = 1000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+# A task is acknowledged only once it has run, and a worker that dies under it hands it back
+# (Redis redelivers it; the filesystem broker of the embedded mode cannot, so the beat sweeps
+# below find a lost bot turn or timeout by its turn number and queue it again). One task at a
+# time per worker process, so a dying worker holds no backlog. Each task also has a soft and a
+# hard time limit (games/tasks.py); these are the defaults for any other.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = 120
+CELERY_TASK_TIME_LIMIT = 150
 CELERY_BEAT_SCHEDULE: dict[str, Any] = {}
 
 if not DEBUG:
@@ -273,6 +283,19 @@ CELERY_BEAT_SCHEDULE["sweep-timeouts"] = {
     # A sweep still queued when the next one is sent is dropped: a busy worker then runs one
     # sweep, not a backlog of them.
     "options": {"expires": 1.0},
+}
+# Bot turns whose task was lost (a worker killed) are queued again by this sweep, keyed on the
+# turn number like the timeouts: a bot turn that has waited RUMMI_BOT_PAUSE + 3 s is due.
+CELERY_BEAT_SCHEDULE["sweep-bot-turns"] = {
+    "task": "games.tasks.sweep_bot_turns",
+    "schedule": 2.0,
+    "options": {"expires": 2.0},
+}
+# Finished games whose post-game review was asked for long ago and never made get it again.
+CELERY_BEAT_SCHEDULE["sweep-reviews"] = {
+    "task": "games.tasks.sweep_reviews",
+    "schedule": 300.0,
+    "options": {"expires": 300.0},
 }
 CSRF_FAILURE_VIEW = "games.api.csrf_failure"
 # Embedded mode (in-memory channel layer): where a Celery worker hands the frames of the moves

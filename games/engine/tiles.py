@@ -43,7 +43,7 @@ class Tile:
         >>> Tile.parse("R\uff11")
         Traceback (most recent call last):
         ...
-        games.engine.errors.InvalidInput: unknown tile 'R１': expected a colour K, B, R or Y and 1-13, or J
+        games.engine.errors.InvalidInput: unknown tile 'R１': ...
         """
         text = code.strip().upper() if isinstance(code, str) and code.isascii() else ""
         if text == JOKER_CODE:
