@@ -104,10 +104,12 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> Any:
 @csrf_exempt
 @require_POST
 def relayed_frames(request: HttpRequest) -> HttpResponse:
-    """Frames from a Celery worker in embedded mode (games/live.py ``relay``), signed with a
-    key derived from SECRET_KEY; sent on to this process's sockets."""
+    """Frames from a Celery worker in embedded mode (games/live.py ``relay``), signed with the
+    run's fresh relay secret; sent on to this process's sockets. Off (404) without one."""
+    if not live.relay_on():
+        return JsonResponse({"error": "relay_off", "message": "No frame relay here."}, status=404)
     given = request.headers.get("X-Rummi-Signature", "")
-    if not hmac.compare_digest(given, live.signature(request.body)):
+    if not given or not hmac.compare_digest(given, live.signature(request.body)):
         return JsonResponse({"error": "bad_signature", "message": "Not signed."}, status=403)
     try:
         body = json.loads(request.body)

@@ -90,7 +90,7 @@ def broadcast(
     if layer is None:
         return
     in_worker_memory = _sender_loop is not None and isinstance(layer, InMemoryChannelLayer)
-    if in_worker_memory and not settings.RUMMI_FRAME_RELAY_URL:
+    if in_worker_memory and not relay_on():
         return  # a worker's in-memory layer reaches no socket: the web process has its own
     # Each viewer's frame is encoded once here, not once per socket in every consumer.
     frames = frames_by_viewer(state, seq, numbered, extra)
@@ -142,8 +142,22 @@ def start_sender_loop() -> None:
 # The frame relay (embedded mode: the in-memory layer, one web process, a separate worker)
 
 
+# The relay's key is a secret made fresh for each run (`make run` sets it for the web process
+# and the worker alike), never derived from SECRET_KEY, whose development value is public.
+RELAY_SECRET_MIN = 32
+
+
+def relay_on() -> bool:
+    """Whether this run relays frames: a relay address and a fresh secret are both set."""
+    secret = settings.RUMMI_FRAME_RELAY_SECRET
+    return bool(settings.RUMMI_FRAME_RELAY_URL) and len(secret) >= RELAY_SECRET_MIN
+
+
 def signature(body: bytes) -> str:
-    key = hashlib.sha256(b"rummi frame relay:" + settings.SECRET_KEY.encode()).digest()
+    """The body's signature under this run's relay secret ("" when the relay is off)."""
+    if not relay_on():
+        return ""
+    key = settings.RUMMI_FRAME_RELAY_SECRET.encode()
     return hmac.new(key, body, hashlib.sha256).hexdigest()
 
 

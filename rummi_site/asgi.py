@@ -17,11 +17,11 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from rummi_site.origins import SameOriginValidator  # noqa: E402
 
 # Plain daphne does not serve static files (only runserver does); in development we do it here,
 # in production the proxy serves STATIC_ROOT.
@@ -39,8 +39,6 @@ if os.environ.get("RUMMI_GC_TUNE", "1") == "1":
 application = ProtocolTypeRouter(
     {
         "http": http_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

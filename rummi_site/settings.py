@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from django.core.exceptions import ImproperlyConfigured
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -302,6 +304,15 @@ CSRF_FAILURE_VIEW = "games.api.csrf_failure"
 # it makes (bots, timeouts) to the web process, which alone holds the sockets. `make run` sets
 # it; unset, those moves reach the board through its polling only.
 RUMMI_FRAME_RELAY_URL = env_str("RUMMI_FRAME_RELAY_URL", "")
+# The relay's signing secret, made fresh by `make run` for each run (at least 32 characters);
+# without one the relay is off. Never derived from SECRET_KEY.
+RUMMI_FRAME_RELAY_SECRET = env_str("RUMMI_FRAME_RELAY_SECRET", "")
+if RUMMI_FRAME_RELAY_SECRET and (
+    len(RUMMI_FRAME_RELAY_SECRET) < 32 or RUMMI_FRAME_RELAY_SECRET == SECRET_KEY
+):
+    raise ImproperlyConfigured(
+        "RUMMI_FRAME_RELAY_SECRET must be a fresh secret of at least 32 characters"
+    )
 # Where emails point players to.
 RUMMI_SITE_URL = env_str("RUMMI_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 CELERY_BEAT_SCHEDULE["send-digests"] = {"task": "games.tasks.send_digests", "schedule": 600.0}

@@ -128,6 +128,38 @@ def test_a_foreign_origin_cannot_open_a_socket(alice: Any, bob: Any) -> None:
     assert asyncio.run(scenario()) == (False, True)
 
 
+@pytest.mark.parametrize(
+    ("origin", "host", "trusted", "opens"),
+    [
+        (b"http://127.0.0.1:8000", b"127.0.0.1:8000", [], True),
+        (b"http://localhost:3000", b"localhost:8000", [], False),  # another port
+        (b"https://127.0.0.1:8000", b"127.0.0.1:8000", [], False),  # another scheme
+        (b"http://localhost:8000", b"127.0.0.1:8000", [], False),  # another host
+        (b"http://127.0.0.1:8000.evil.example", b"127.0.0.1:8000", [], False),
+        (b"null", b"127.0.0.1:8000", [], False),
+        (None, b"127.0.0.1:8000", [], False),  # no Origin at all
+        (b"http://evil.example", b"evil.example", [], False),  # a Host not allowed
+        (b"https://rummi.example", b"127.0.0.1:8000", ["https://rummi.example"], True),
+        (b"https://other.example", b"127.0.0.1:8000", ["https://rummi.example"], False),
+    ],
+)
+def test_only_the_sites_own_origin_or_a_trusted_one_opens_a_socket(
+    alice: Any, settings: Any, origin: bytes | None, host: bytes, trusted: list[str], opens: bool
+) -> None:
+    settings.CSRF_TRUSTED_ORIGINS = trusted
+    game = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
+    headers = [(b"host", host)] + ([(b"origin", origin)] if origin is not None else [])
+
+    async def scenario() -> bool:
+        sock = WebsocketCommunicator(application, f"/ws/games/{game.public_id}/", headers=headers)
+        connected, _ = await sock.connect()
+        if connected:
+            await sock.disconnect()
+        return connected
+
+    assert asyncio.run(scenario()) is opens
+
+
 def test_an_unknown_game_closes_the_socket() -> None:
     async def scenario() -> bool:
         sock = socket("no-such-game", None)

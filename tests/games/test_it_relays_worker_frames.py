@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
+import secrets
 import urllib.request
 from datetime import timedelta
 from typing import Any
@@ -21,6 +24,7 @@ from .conftest import viewer
 from .test_it_pushes_frames_without_leaking_racks import assert_private, cookie_of, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
+RUN_SECRET = secrets.token_hex(32)
 
 
 @pytest.fixture
@@ -29,6 +33,7 @@ def in_a_worker(monkeypatch: pytest.MonkeyPatch, settings: Any) -> list[urllib.r
     on; the requests it makes are kept instead of sent."""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     settings.RUMMI_FRAME_RELAY_URL = "http://127.0.0.1:8000/"
+    settings.RUMMI_FRAME_RELAY_SECRET = RUN_SECRET
     monkeypatch.setattr(live, "_sender_loop", asyncio.new_event_loop())
     sent: list[urllib.request.Request] = []
 
@@ -91,6 +96,14 @@ def test_the_relay_refuses_what_is_not_signed_or_not_frames(settings: Any) -> No
     client = Client(enforce_csrf_checks=True)
     body = json.dumps({"gid": "abc", "frames": {"0": "{}"}}).encode()
     url = "/internal/frames"
+    settings.RUMMI_FRAME_RELAY_URL = "http://127.0.0.1:8000/"
+    # Signed with a key from the development SECRET_KEY, as the relay once was: refused.
+    old_key = hashlib.sha256(b"rummi frame relay:" + settings.SECRET_KEY.encode()).digest()
+    old = {"X-Rummi-Signature": hmac.new(old_key, body, hashlib.sha256).hexdigest()}
+    off = client.post(url, body, content_type="application/json", headers=old)
+    assert off.status_code == 404 and off.json()["error"] == "relay_off"  # no run secret: off
+    settings.RUMMI_FRAME_RELAY_SECRET = RUN_SECRET
+    assert client.post(url, body, content_type="application/json", headers=old).status_code == 403
     forged = client.post(
         url, body, content_type="application/json", headers={"X-Rummi-Signature": "0" * 64}
     )
@@ -108,13 +121,15 @@ def test_the_relay_refuses_what_is_not_signed_or_not_frames(settings: Any) -> No
         headers={"X-Rummi-Signature": live.signature(body)},
     )
     assert good.status_code == 204
-    settings.SECRET_KEY = "another-secret-key-for-another-site-" * 2
+    settings.RUMMI_FRAME_RELAY_SECRET = secrets.token_hex(32)  # the next run's secret
     assert (
         client.post(
             url,
             body,
             content_type="application/json",
-            headers={"X-Rummi-Signature": live.signature(b"x")},
+            headers={
+                "X-Rummi-Signature": hmac.new(RUN_SECRET.encode(), body, "sha256").hexdigest()
+            },
         ).status_code
         == 403
     )
