@@ -238,7 +238,7 @@ class Harness:
     async def open_socket(self, table: Table, seat: Seat) -> None:
         seat.ws = await connect(
             f"ws://{HOST}:{seat.port}/ws/games/{table.gid}/",
-            origin=f"https://{HOST}:{seat.port}",  # type: ignore[arg-type]
+            origin=f"http://{HOST}:{seat.port}",  # type: ignore[arg-type]
             additional_headers={"Cookie": f"sessionid={seat.session}"},
             ping_interval=None,
             max_size=2**22,
