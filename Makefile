@@ -8,11 +8,11 @@ STAMP := $(VENV)/.installed
 MANAGE := $(PY) manage.py
 PURE := RUMMI_PURE_PYTHON=1
 NATIVE_CURRENT := $(PY) -c "from games.engine import native; raise SystemExit(native.build_state() != 'current')"
-CELERY := $(VENV)/bin/celery
 HOST := 127.0.0.1
 PORT := 8000
+CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: venv native migrate run lint format test bench clean
+.PHONY: venv native migrate run lint format test bench clean chromium
 
 venv: $(STAMP)
 
@@ -30,18 +30,17 @@ native: $(STAMP)
 migrate: $(STAMP)
 	$(MANAGE) migrate --no-input
 
-# Daphne in the foreground; the Celery worker and beat in the background, stopped on exit.
+# Web (daphne), the Celery worker and beat under supervisord (deploy/supervisord.conf): each is
+# restarted when it dies, and Ctrl-C stops all three. The worker relays its frames to the web
+# process with a secret made fresh for this run.
 run: $(STAMP) native migrate
 	if $(MANAGE) help loadpuzzles >/dev/null 2>&1; then $(MANAGE) loadpuzzles; fi
 	mkdir -p var/log
+	echo "Rummi on http://$(HOST):$(PORT)/ (worker and beat log to var/log/; Ctrl-C stops all)"
+	RUMMI_HOST=$(HOST) RUMMI_PORT=$(PORT) \
 	RUMMI_FRAME_RELAY_URL=$${RUMMI_FRAME_RELAY_URL-http://$(HOST):$(PORT)} \
-		$(CELERY) -A rummi_site worker --loglevel INFO --logfile var/log/celery-worker.log & worker=$$!; \
-	$(CELERY) -A rummi_site beat --loglevel INFO --schedule var/celerybeat-schedule \
-		--logfile var/log/celery-beat.log & beat=$$!; \
-	trap 'kill $$worker $$beat 2>/dev/null; wait $$worker $$beat 2>/dev/null || true' EXIT; \
-	trap 'exit 130' INT TERM; \
-	echo "Rummi on http://$(HOST):$(PORT)/ (worker and beat log to var/log/)"; \
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) rummi_site.asgi:application
+	RUMMI_FRAME_RELAY_SECRET=$$($(PY) -c 'import secrets; print(secrets.token_hex(32))') \
+		exec $(VENV)/bin/supervisord -c deploy/supervisord.conf
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -57,7 +56,20 @@ format: $(STAMP)
 # (pyproject.toml's testpaths and --doctest-modules), so the documents' examples stay true.
 # Coverage cannot trace compiled code, so the whole suite runs on the pure-Python solver; then the
 # engine's tests run again on the compiled solver, which is what the site and the bench run.
-test: lint native
+# The browser tests drive Debian's Chromium (/usr/bin/chromium): installed here when missing and
+# we are root, else make test stops at once with one line saying what to install.
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "make test: installing Debian's chromium for the browser tests"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+		else \
+			echo "make test: the browser tests need Chromium at $(CHROMIUM): run 'sudo apt-get install chromium'" >&2; \
+			exit 1; \
+		fi; \
+	fi
+
+test: chromium lint native
 	$(PURE) $(PY) -m pytest -p no:cacheprovider --cov=games.engine --cov-report=term --cov-fail-under=95
 	if $(NATIVE_CURRENT); then \
 		echo "engine tests on the compiled solver"; \
