@@ -61,10 +61,22 @@ def today() -> dt.date:
 
 
 def daily_leaderboard(daily: DailyPuzzle) -> list[dict[str, Any]]:
-    """That day's solves of the daily, fastest first (fewer hints first)."""
+    """That day's ranked solves of the daily, fastest first (fewer hints first).
+
+    Ranked are accounts that existed before the day began, each on its first attempt of the
+    day (a later one is practice; giving up is that attempt, failed). A guest's solve counts
+    for their streak but is not ranked, and neither is an account made that day: a solution
+    revealed to one session, typed in by a fresh guest or a fresh account, earns no rank.
+    """
+    day_start = dt.datetime.combine(daily.date, dt.time.min, tzinfo=dt.UTC)
     solves = (
         Attempt.objects.filter(
-            puzzle=daily.puzzle, mode=Attempt.Mode.DAILY, solved=True, started__date=daily.date
+            puzzle=daily.puzzle,
+            mode=Attempt.Mode.DAILY,
+            solved=True,
+            started__date=daily.date,
+            user__isnull=False,
+            user__date_joined__lt=day_start,
         )
         .select_related("user")
         .order_by("hints", "seconds", "finished")[:LEADERBOARD_SIZE]
@@ -72,7 +84,7 @@ def daily_leaderboard(daily: DailyPuzzle) -> list[dict[str, Any]]:
     return [
         {
             "rank": rank,
-            "name": attempt.user.get_username() if attempt.user else "Guest",
+            "name": attempt.user.get_username(),
             "seconds": round(attempt.seconds or 0.0, 1),
             "hints": attempt.hints,
         }

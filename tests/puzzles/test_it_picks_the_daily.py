@@ -86,6 +86,7 @@ def test_the_daily_page_has_a_leaderboard_and_a_streak(
 ) -> None:
     today = dailies.today()
     puzzle = pick_daily(today).puzzle
+    joined_before(alice, bob)
     alice_client, bob_client = user_client(alice), user_client(bob)
     assert play_daily(bob_client, puzzle, hints=1)["solved"]
     assert play_daily(alice_client, puzzle)["solved"]
@@ -98,6 +99,41 @@ def test_the_daily_page_has_a_leaderboard_and_a_streak(
     assert page.status_code == 200
     html = page.content.decode()
     assert "alice" in html and "bob" in html and 'id="puzzle-bootstrap"' in html
+
+
+def joined_before(*users: Any) -> None:
+    """Accounts made before today began: the ones today's leaderboard ranks."""
+    for user in users:
+        user.date_joined = timezone.now() - dt.timedelta(days=2)
+        user.save(update_fields=["date_joined"])
+
+
+def test_a_revealed_solution_earns_no_rank_for_a_fresh_guest_or_account(
+    alice: Any, carol: Any, shipped: list[Puzzle]
+) -> None:
+    """The exploit: give up in one guest session, submit the revealed solution from a fresh
+    guest (0.0 s, rank 1). Now only accounts older than the day are ranked, each once."""
+    puzzle = pick_daily(dailies.today()).puzzle
+    quitter = Client()
+    post(quitter, api(puzzle.slug, "attempt"), {"mode": "daily"})
+    revealed = post(quitter, api(puzzle.slug, "give-up")).json()["solution"]
+    fresh = Client()
+    post(fresh, api(puzzle.slug, "attempt"), {"mode": "daily"})
+    assert post(fresh, api(puzzle.slug, "submit"), {"table": revealed}).json()["solved"]
+    carol_client = user_client(carol)  # an account made today
+    assert play_daily(carol_client, puzzle)["solved"]
+    assert fresh.get("/puzzles/api/daily").json()["leaderboard"] == []
+    # The quitter's give-up was their daily attempt: a second try is practice, never ranked.
+    joined_before(alice)
+    alice_client = user_client(alice)
+    post(alice_client, api(puzzle.slug, "attempt"), {"mode": "daily"})
+    post(alice_client, api(puzzle.slug, "give-up"))
+    again = post(alice_client, api(puzzle.slug, "attempt"), {"mode": "daily"}).json()
+    assert again["mode"] == "trainer"
+    assert post(alice_client, api(puzzle.slug, "submit"), {"table": revealed}).json()["solved"]
+    board = alice_client.get("/puzzles/api/daily").json()["leaderboard"]
+    assert board == []
+    assert Attempt.objects.filter(user=alice, mode="daily", gave_up=True).count() == 1
 
 
 def test_the_daily_streak_counts_days_in_a_row(alice: Any, shipped: list[Puzzle]) -> None:
