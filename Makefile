@@ -22,8 +22,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
-# The solver compiled with mypyc, beside solver.py; rebuilt only when games/engine changes, and
-# used only while current (games/engine/native.py). A failed build leaves the pure-Python solver.
+# The solver package compiled with mypyc, beside its sources; rebuilt only when games/engine
+# changes, and used only while current (games/engine/native.py). A failed build leaves the
+# pure-Python solver.
 native: $(STAMP)
 	$(PY) tools/build_native.py
 
@@ -81,5 +82,5 @@ bench: $(STAMP) native
 
 clean:
 	rm -rf var .coverage .coverage.* .pytest_cache .mypy_cache .ruff_cache .benchmarks
-	rm -f games/engine/solver.native games/engine/solver*.so
+	rm -f games/engine/solver.native games/engine/solver*.so games/engine/solver/*.so
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,4 +1,4 @@
-"""Solver speed on seeded random positions (see games/engine/solver.py).
+"""Solver speed on seeded random positions (see games/engine/solver/).
 
 Positions: a table of valid melds dealt from a shuffled set (0-80 tiles, jokers included), and a
 rack of 1-20 tiles from what is left. Reports median / mean / p90 / p99 / max solve time (CPU time
@@ -10,7 +10,7 @@ master bot asks when an opponent is close to going out). The target (issue #3): 
 3 ms, p99 under 100 ms, no position over 1 s.
 
 It measures the solver the site runs: compiled with mypyc when `make native` could build it
-(`make bench` does), which it reports first; RUMMI_PURE_PYTHON=1 measures solver.py itself.
+(`make bench` does), which it reports first; RUMMI_PURE_PYTHON=1 measures its sources themselves.
 
 The "captured" row is the slowest solver call found in real bot games (/work/slow-positions,
 slow-large-3-master-s28-t67: a master bot's points-first solve, 27 CPU s when captured, 13.5 s

@@ -15,7 +15,7 @@ from itertools import combinations, product
 
 import pytest
 
-import games.engine.solver as solver
+from games.engine.solver import jokers, packing
 
 
 def least_jokers(counts: list[int]) -> int:
@@ -50,7 +50,7 @@ def brute_shortfall(done: list[int], later: tuple[int, ...]) -> int:
 
 
 def shortfall(group: tuple[tuple[int, int], ...], later: tuple[int, ...]) -> int:
-    return solver._GroupShortfall(later)[solver._group_id(group)]
+    return jokers._GroupShortfall(later)[packing._group_id(group)]
 
 
 def test_no_tiles_set_aside_need_nothing() -> None:

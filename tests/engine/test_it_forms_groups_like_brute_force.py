@@ -14,7 +14,7 @@ from itertools import combinations
 
 import pytest
 
-import games.engine.solver as solver
+from games.engine.solver import options as forming
 
 Partition = tuple[tuple[tuple[int, bool], ...], ...]
 
@@ -76,17 +76,17 @@ def test_group_options_match_brute_force(seed: int) -> None:
                 expected |= {(free, freed, room) for free in frees}
         if not any(real or held for real, held in group):
             expected = {(0, 0, 0)}
-        options = solver._group_options(group, spec, surplus_at_end)
+        options = forming._group_options(group, spec, surplus_at_end)
         check(options, expected, group, spec, surplus_at_end)
         if not spec:
             # Where no table joker can be freed the solver works on the tiles sorted by count
             # and names the colours again.
-            options = solver._any_colour_group_options(group, surplus_at_end)
+            options = forming._any_colour_group_options(group, surplus_at_end)
             check(options, expected, group, spec, surplus_at_end)
 
 
 def check(
-    options: tuple[tuple[int, int, int, solver.Partition], ...],
+    options: tuple[tuple[int, int, int, forming.Partition], ...],
     expected: set[tuple[int, int, int]],
     group: tuple[tuple[int, int], ...],
     spec: tuple[tuple[int, int, int], ...],

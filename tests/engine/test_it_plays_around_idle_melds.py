@@ -18,6 +18,8 @@ import pytest
 import games.engine.solver as solver
 from benchmarks.bench_solver import Position, random_position
 from games.engine.rules import RULES
+from games.engine.solver import entry
+from games.engine.solver import problem as set_up
 
 from .test_it_solves_tricky_positions import best
 from .test_it_solves_with_one_exact_pass import one_exact_pass, solved_score
@@ -34,20 +36,20 @@ def joker_positions(seed: int, count: int, joker_rate: float = 0.5) -> list[Posi
 def bound_with_every_table_joker_free(position: Position) -> int:
     """The upper bound as it was: every table joker may stand for any tile."""
     rules, kinds = position.rules, position.kinds
-    problem = solver._turn_problem(rules, kinds, position.table, position.rack)
+    problem = set_up._turn_problem(rules, kinds, position.table, position.rack)
     jokers = problem.rack_jokers + len(problem.table_jokers)
-    cells = solver._cells(problem)
+    cells = set_up._cells(problem)
     gains = sum(
         cell.may * problem.gain(cell.number)
         for cell in cells
-        if cell.may and solver._could_meld(problem, cell.colour, cell.number, jokers)
+        if cell.may and set_up._could_meld(problem, cell.colour, cell.number, jokers)
     )
     return gains + problem.rack_jokers * problem.joker_score
 
 
 def bound(position: Position) -> int:
-    problem = solver._turn_problem(position.rules, position.kinds, position.table, position.rack)
-    return solver._upper_bound(problem, solver._cells(problem))
+    problem = set_up._turn_problem(position.rules, position.kinds, position.table, position.rack)
+    return set_up._upper_bound(problem, set_up._cells(problem))
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -88,9 +90,9 @@ def _tries(position: Position, points_first: bool) -> bool | None:
     """Whether a play leaving melds alone is taken (``None``: none to leave alone, or a table
     too small for the solver to try)."""
     rules, kinds, table, rack = position.rules, position.kinds, position.table, position.rack
-    problem = solver._turn_problem(rules, kinds, table, rack)
-    if position.table_size < solver.TRY_MIN_TABLE:
+    problem = set_up._turn_problem(rules, kinds, table, rack)
+    if position.table_size < entry.TRY_MIN_TABLE:
         return None
     if points_first:
         problem = replace(problem, tile_weight=1, point_weight=solver.POINTS_FIRST_WEIGHT)
-    return solver._play_around_idle_melds(rules, kinds, table, rack, problem) is not None
+    return entry._play_around_idle_melds(rules, kinds, table, rack, problem) is not None

@@ -48,33 +48,66 @@ def engine_copy(tmp_path: Path) -> Path:
     return tmp_path / "games" / "engine"
 
 
+def fake_build(engine: Path, modules: list[str]) -> None:
+    """Empty files where a build of a solver package with these modules would put its own."""
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (engine / f"solver__mypyc{suffix}").write_bytes(b"")
+    for name in modules:
+        (engine / "solver" / f"{name}{suffix}").write_bytes(b"")
+
+
 def test_the_digest_covers_every_engine_source(tmp_path: Path) -> None:
     engine = tmp_path / "engine"
-    engine.mkdir()
-    (engine / "solver.py").write_text("X = 1\n")
+    (engine / "solver").mkdir(parents=True)
+    (engine / "solver" / "__init__.py").write_text("X = 1\n")
+    (engine / "solver" / "cells.py").write_text("Z = 0\n")
     (engine / "tiles.py").write_text("Y = 2\n")
     assert native.build_state(engine) == "missing"
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    (engine / f"solver{suffix}").write_bytes(b"")
+    fake_build(engine, ["__init__", "cells"])
     assert native.build_state(engine) == "missing"  # a build without its stamp is not used
     (engine / "solver.native").write_text(native.sources_digest(engine) + "\n")
     assert native.build_state(engine) == "current"
-    (engine / "tiles.py").write_text("Y = 3\n")  # any engine module, not only solver.py
+    (engine / "tiles.py").write_text("Y = 3\n")  # any engine module, not only the solver's
     assert native.build_state(engine) == "stale"
     (engine / "tiles.py").write_text("Y = 2\n")
     assert native.build_state(engine) == "current"
+    (engine / "solver" / "cells.py").write_text("Z = 1\n")  # a module inside the package
+    assert native.build_state(engine) == "stale"
+    (engine / "solver" / "cells.py").write_text("Z = 0\n")
+    assert native.build_state(engine) == "current"
     (engine / "extra.py").write_text("")
+    assert native.build_state(engine) == "stale"
+    (engine / "extra.py").unlink()
+    assert native.build_state(engine) == "current"
+    (engine / "solver" / "cells.py").rename(engine / "cells.py")  # the same file, elsewhere
     assert native.build_state(engine) == "stale"
 
 
+def test_a_build_without_a_module_of_the_package_is_not_used(tmp_path: Path) -> None:
+    engine = tmp_path / "engine"
+    (engine / "solver").mkdir(parents=True)
+    for name in ("__init__", "cells", "search"):
+        (engine / "solver" / f"{name}.py").write_text("")
+    fake_build(engine, ["__init__", "cells", "search"])
+    (engine / "solver.native").write_text(native.sources_digest(engine) + "\n")
+    assert native.build_state(engine) == "current"
+    (engine / "solver" / "dominance.py").write_text("")  # a new module, not built
+    (engine / "solver.native").write_text(native.sources_digest(engine) + "\n")
+    assert native.build_state(engine) == "missing"
+
+
 def test_a_build_is_listed_once_whatever_its_suffix(tmp_path: Path) -> None:
+    (tmp_path / "solver").mkdir()
     names = [
-        "solver.cpython-311-x86_64-linux-gnu.so",
+        "solver.cpython-311-x86_64-linux-gnu.so",  # an older one-module build: removed too
+        "solver/__init__.cpython-311-x86_64-linux-gnu.so",
+        "solver/cells.cpython-311-x86_64-linux-gnu.so",
         "solver__mypyc.cpython-311-x86_64-linux-gnu.so",
     ]
-    for name in [*names, "solver.py", "tiles.cpython-311-x86_64-linux-gnu.so"]:
+    for name in [*names, "solver/cells.py", "tiles.cpython-311-x86_64-linux-gnu.so"]:
         (tmp_path / name).write_bytes(b"")
-    assert [path.name for path in native.built_files(tmp_path)] == sorted(names)
+    built = [path.relative_to(tmp_path).as_posix() for path in native.built_files(tmp_path)]
+    assert sorted(built) == sorted(names)  # each once
 
 
 @needs_build
@@ -91,10 +124,12 @@ def test_the_environment_can_ask_for_the_pure_python_solver() -> None:
 def test_an_edited_engine_never_runs_a_stale_build(tmp_path: Path) -> None:
     engine = engine_copy(tmp_path)
     assert run_python(WHICH, cwd=tmp_path).stdout.split() == ["native"]
-    with (engine / "solver.py").open("a") as source:
+    with (engine / "solver" / "cells.py").open("a") as source:
         source.write("\nEDITED = True\n")
-    stale = run_python(WHICH + "; import games.engine.solver as s; print(s.EDITED)", cwd=tmp_path)
-    assert stale.stdout.split() == ["pure", "True"]
+    code = "; import games.engine.solver.cells as c, games.engine.solver.search as s"
+    code += "; print(c.EDITED, s.__file__.endswith('.py'))"
+    stale = run_python(WHICH + code, cwd=tmp_path)
+    assert stale.stdout.split() == ["pure", "True", "True"]  # every module of it pure
     assert "changed since its native build" in stale.stderr
 
 

@@ -295,7 +295,7 @@ def test_solve_reports_what_it_plays(seed: int, table_size: int, rack_size: int)
 def test_an_answer_check_turn_refuses_falls_back_to_holding_table_jokers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import games.engine.solver as solver
+    from games.engine.solver import entry
 
     kinds = CLASSIC.tiles
     ids = {str(kinds[i]): i for i in range(len(kinds))}
@@ -310,7 +310,7 @@ def test_an_answer_check_turn_refuses_falls_back_to_holding_table_jokers(
             raise IllegalMove("joker_not_replaced", "pretend the freed joker's mate is missing")
         return check_turn(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(solver, "check_turn", refuse_once)
+    monkeypatch.setattr(entry, "check_turn", refuse_once)
     after = solve_ids(CLASSIC_RULES, kinds, table, rack, True)
     assert refusals
     assert after is not None
@@ -321,12 +321,12 @@ def test_an_answer_check_turn_refuses_falls_back_to_holding_table_jokers(
 def test_caches_are_trimmed_between_solves_without_changing_answers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import games.engine.solver as solver
+    from games.engine.solver import entry, packing
 
     first = best(["R4 R5 R6 J"], "R7 K9 Y9")
-    monkeypatch.setattr(solver, "CACHE_LIMIT", 0)
+    monkeypatch.setattr(entry, "CACHE_LIMIT", 0)
     assert best(["R4 R5 R6 J"], "R7 K9 Y9") == first
-    assert len(solver._RUNS) < 100
+    assert len(packing._RUNS) < 100
 
 
 def test_the_garbage_collector_is_left_as_it_was_found() -> None:

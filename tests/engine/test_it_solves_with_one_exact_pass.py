@@ -20,6 +20,8 @@ import pytest
 import games.engine.solver as solver
 from benchmarks.bench_solver import Position, random_position
 from games.engine.rules import RULES
+from games.engine.solver import problem as set_up
+from games.engine.solver import search
 from games.engine.turn import check_turn
 
 from .test_it_solves_optimally import best_by_exhaustion, solver_score
@@ -29,14 +31,14 @@ def one_exact_pass(position: Position, opened: bool, points_first: bool = False)
     """The best score by a single exact pass over every state (0 when nothing is playable)."""
     rules, kinds = position.rules, position.kinds
     if opened:
-        problem = solver._turn_problem(rules, kinds, position.table, position.rack)
+        problem = set_up._turn_problem(rules, kinds, position.table, position.rack)
     else:
-        problem = solver._opening_problem(rules, kinds, position.rack)
+        problem = set_up._opening_problem(rules, kinds, position.rack)
     if points_first:
         problem = replace(problem, tile_weight=1, point_weight=solver.POINTS_FIRST_WEIGHT)
-    cells = solver._cells(problem)
-    future = solver._future_gains(problem, cells)
-    found = solver._search(problem, cells, future, floor=1, width=None)
+    cells = set_up._cells(problem)
+    future = set_up._future_gains(problem, cells)
+    found = search._search(problem, cells, future, floor=1, width=None)
     return found.score if found is not None else 0
 
 
@@ -92,8 +94,8 @@ def test_dominance_never_drops_the_best_play(monkeypatch: pytest.MonkeyPatch) ->
         for _ in range(80)
     ]
     expected = [solved_score(position, True) for position in positions]
-    monkeypatch.setattr(solver, "_undominated", lambda problem, layer, colour: layer)
-    monkeypatch.setattr(solver, "_undominated_across", lambda problem, layer: layer)
+    monkeypatch.setattr(search, "_undominated", lambda problem, layer, colour: layer)
+    monkeypatch.setattr(search, "_undominated_across", lambda problem, layer: layer)
     for n, position in enumerate(positions):
         assert one_exact_pass(position, True) == expected[n], (n, position)
 
