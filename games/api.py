@@ -50,7 +50,7 @@ def game_hint(request: HttpRequest, gid: str) -> JsonResponse:
     state = services.load_state(game)
     if state is None or state.finished:
         raise Conflict("not_playing", "This game is not being played now.")
-    return JsonResponse({"seq": game.seq, **best_play(state, seat.index)})
+    return JsonResponse({"seq": game.seq, **best_play(state, seat.index, for_web=True)})
 
 
 @require_POST

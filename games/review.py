@@ -4,11 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine.errors import SolverBusy
 from games.engine.events import Passed, TileDrawn, TilesPlayed, TurnTimedOut, event_from_dict
 from games.engine.solver import solve_ids
 from games.engine.state import GameState, evolve, replay
 
+from .errors import Unavailable
 from .models import Game, Mode, SeatKind, Status
+
+# A solve a web request starts (a hint, the puzzle editor) holds at most this many states at
+# once (past it, the best play found so far: legal, usually the best) and waits at most this
+# long for a solve already running in the process, so the answer comes within about 2 s.
+WEB_SOLVE_BUDGET = 20_000
+WEB_SOLVE_WAIT_S = 1.0
+
+
+def busy() -> Unavailable:
+    return Unavailable("solver_busy", "The solver is busy with another position; try again.")
 
 
 def hints_allowed(game: Game) -> bool:
@@ -19,10 +31,20 @@ def hints_allowed(game: Game) -> bool:
     return len(humans) == 1
 
 
-def best_play(state: GameState, seat: int) -> dict[str, Any]:
-    """The solver's best play for ``seat`` now: the whole table after it, and what it lays."""
+def best_play(state: GameState, seat: int, for_web: bool = False) -> dict[str, Any]:
+    """The solver's best play for ``seat`` now: the whole table after it, and what it lays.
+
+    ``for_web``: bounded as a web request's solve must be (``WEB_SOLVE_*``); a solver busy
+    past the wait raises :class:`~games.errors.Unavailable`.
+    """
     rack = state.racks[seat]
-    after = solve_ids(state.rules, state.kinds, state.table, rack, state.opened[seat])
+    limits: dict[str, Any] = {}
+    if for_web:
+        limits = {"budget": WEB_SOLVE_BUDGET, "wait": WEB_SOLVE_WAIT_S}
+    try:
+        after = solve_ids(state.rules, state.kinds, state.table, rack, state.opened[seat], **limits)
+    except SolverBusy:
+        raise busy() from None
     if after is None:
         return {"tiles_played": 0, "value_played": 0, "played": [], "table": None}
     mine = set(rack)

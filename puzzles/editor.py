@@ -7,11 +7,12 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from games.engine.errors import InvalidInput
+from games.engine.errors import InvalidInput, SolverBusy
 from games.engine.melds import meld_error
 from games.engine.solver import solve
 from games.engine.tiles import Tile, parse_tiles
 from games.errors import Illegal, Invalid
+from games.review import WEB_SOLVE_BUDGET, WEB_SOLVE_WAIT_S, busy
 
 from .arrangements import CLASSIC, codes, rearrangement
 from .generator import Features, count_solutions, grade, parse_table, puzzle_rating
@@ -39,7 +40,16 @@ def check_position(table: object, rack: object) -> dict[str, Any]:
         raise Invalid("bad_rack", str(error)) from None
     _check_editor_position(melds, tiles)
     try:
-        best = solve(CLASSIC, [list(m) for m in melds], tiles, True)
+        best = solve(
+            CLASSIC,
+            [list(m) for m in melds],
+            tiles,
+            True,
+            budget=WEB_SOLVE_BUDGET,
+            wait=WEB_SOLVE_WAIT_S,
+        )
+    except SolverBusy:
+        raise busy() from None
     except AssertionError:
         raise Illegal("solver_failed", "The solver could not work this position out.") from None
     return {

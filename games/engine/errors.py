@@ -21,3 +21,7 @@ class IllegalMove(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class SolverBusy(RuntimeError):
+    """Another solve held the solver for longer than the caller would wait: try again."""

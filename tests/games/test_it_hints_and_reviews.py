@@ -57,7 +57,9 @@ def test_practice_against_bots_allows_hints(alice: Any) -> None:
     assert client_for(alice).get(f"/api/games/{game.public_id}/hint").status_code == 200
 
 
-def test_a_finished_game_is_reviewed_turn_by_turn(alice: Any, bob: Any) -> None:
+def test_a_finished_game_is_reviewed_turn_by_turn(
+    alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     game = sandbox_duel(alice, bob)
     users = [alice, bob]
     for _ in range(6):
@@ -69,11 +71,13 @@ def test_a_finished_game_is_reviewed_turn_by_turn(alice: Any, bob: Any) -> None:
             {"expected_seq": game.seq, "key": key()},
         )
     game.refresh_from_db()
-    post(
-        client_for(alice),
-        f"/api/games/{game.public_id}/resign",
-        {"expected_seq": game.seq, "key": key()},
-    )
+    # The game_finished receiver queues the review once the final move commits (eager here).
+    with django_capture_on_commit_callbacks(execute=True):
+        post(
+            client_for(alice),
+            f"/api/games/{game.public_id}/resign",
+            {"expected_seq": game.seq, "key": key()},
+        )
     page = client_for(alice).get(f"/g/{game.public_id}/replay/")
     assert page.status_code == 200
     game.refresh_from_db()
@@ -83,7 +87,9 @@ def test_a_finished_game_is_reviewed_turn_by_turn(alice: Any, bob: Any) -> None:
     assert "the best play laid" in page.content.decode()
 
 
-def test_a_missed_play_opens_as_a_shared_puzzle(alice: Any, bob: Any) -> None:
+def test_a_missed_play_opens_as_a_shared_puzzle(
+    alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     game = sandbox_duel(alice, bob)
     users = [alice, bob]
     for turn in range(10):
@@ -97,11 +103,13 @@ def test_a_missed_play_opens_as_a_shared_puzzle(alice: Any, bob: Any) -> None:
         else:
             post(client, f"/api/games/{game.public_id}/draw", body)
     game.refresh_from_db()
-    post(
-        client_for(alice),
-        f"/api/games/{game.public_id}/resign",
-        {"expected_seq": game.seq, "key": key()},
-    )
+    # The game_finished receiver queues the review once the final move commits (eager here).
+    with django_capture_on_commit_callbacks(execute=True):
+        post(
+            client_for(alice),
+            f"/api/games/{game.public_id}/resign",
+            {"expected_seq": game.seq, "key": key()},
+        )
     page = client_for(alice).get(f"/g/{game.public_id}/replay/").content.decode()
     game.refresh_from_db()
     missed = [r for r in game.review if r["missed"] and r["opened"]]

@@ -5,16 +5,23 @@ tries plays that leave idle melds alone (one beam each); then it runs the passes
 gives the melds they found tile ids (rebuild.py) and, when a table joker was freed, checks the
 turn. Between solves it trims the caches the other modules keep for every solve of the process
 (interned runs and groups, compiled moves and steps, shortfall tables) once they grow large.
+
+Those caches are shared by every thread of the process, so one solve runs at a time: a lock
+held for the whole solve, trim included (the solver is CPU-bound under the GIL anyway, so
+threads solving side by side would gain nothing). A caller that must answer soon (a web
+request) passes ``wait``, the seconds it will wait for the lock, and gets :class:`SolverBusy`
+past it.
 """
 
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
-from ..errors import IllegalMove, InvalidInput
+from ..errors import IllegalMove, InvalidInput, SolverBusy
 from ..rules import Rules
 from ..tiles import Tile
 from ..turn import check_turn
@@ -33,6 +40,8 @@ TRY_WIDTH: Final = 8  # the beam of a try that leaves melds alone
 TRY_MIN_TABLE: Final = 20  # smaller tables solve whole about as fast as a try fails: no tries
 
 CACHE_LIMIT = 400_000
+# One solve at a time per process: the caches above are shared and trimmed between solves.
+_SOLVING = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +61,8 @@ def solve(
     initial_meld_done: bool,
     *,
     prefer: object = "tiles",
+    budget: object = None,
+    wait: object = None,
 ) -> Solution:
     """The play that puts the most rack tiles on the table, then the most points.
 
@@ -72,7 +83,16 @@ def solve(
         start = sum(len(m) for m in table_ids)
         table_ids.append(list(range(start, start + len(meld))))
     rack_ids = list(range(len(kinds) - len(rack), len(kinds)))
-    after = solve_ids(rules, kinds, table_ids, rack_ids, initial_meld_done, prefer=prefer)
+    after = solve_ids(
+        rules,
+        kinds,
+        table_ids,
+        rack_ids,
+        initial_meld_done,
+        prefer=prefer,
+        budget=budget,
+        wait=wait,
+    )
     if after is None:
         return Solution(0, 0, (), tuple(tuple(meld) for meld in table))
     rack_set = set(rack_ids)
@@ -94,6 +114,7 @@ def solve_ids(
     *,
     prefer: object = "tiles",
     budget: object = None,
+    wait: object = None,
 ) -> tuple[tuple[int, ...], ...] | None:
     """The best play as the whole table after it, in tile ids; ``None`` when nothing is playable.
 
@@ -111,14 +132,27 @@ def solve_ids(
     The cyclic garbage collector is paused while it runs: the programme allocates hundreds of
     thousands of short-lived acyclic objects (reference counting frees them), and every
     collection they set off would also walk the solver's caches, up to a tenth of a second each.
+
+    Safe from many threads: solves take turns (``wait``: the most seconds to wait for one in
+    progress, else :class:`SolverBusy`; None waits as long as it takes).
     """
-    enabled = gc.isenabled()
-    gc.disable()
+    timeout = -1.0
+    if wait is not None:
+        if isinstance(wait, bool) or not isinstance(wait, int | float) or not wait >= 0:
+            raise InvalidInput(f"wait must be a number of seconds, not {wait!r}")
+        timeout = float(wait)
+    if not _SOLVING.acquire(timeout=timeout):
+        raise SolverBusy("the solver is busy with another position; try again in a moment")
     try:
-        return _solve_ids(rules, kinds, table, rack, initial_meld_done, prefer, budget)
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return _solve_ids(rules, kinds, table, rack, initial_meld_done, prefer, budget)
+        finally:
+            if enabled:
+                gc.enable()
     finally:
-        if enabled:
-            gc.enable()
+        _SOLVING.release()
 
 
 def _solve_ids(
