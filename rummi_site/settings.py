@@ -160,6 +160,7 @@ CSRF_TRUSTED_ORIGINS = env_list("RUMMI_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "daphne",
+    "django_ratelimit",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -299,6 +300,24 @@ CELERY_BEAT_SCHEDULE["sweep-reviews"] = {
     "schedule": 300.0,
     "options": {"expires": 300.0},
 }
+# The cache: Redis when REDIS_URL is set (the rate limits of rummi_site/limits.py count there,
+# shared by every web process), else memory, for the one web process of the embedded mode.
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": "rummi",
+        }
+    }
+    # Django's own Redis cache increments atomically; django-ratelimit lists only django-redis.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # In the embedded mode one web process serves every request: its memory is the shared cache.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_ENABLE = os.environ.get("RUMMI_RATE_LIMITS", "1") != "0"
 CSRF_FAILURE_VIEW = "games.api.csrf_failure"
 # Embedded mode (in-memory channel layer): where a Celery worker hands the frames of the moves
 # it makes (bots, timeouts) to the web process, which alone holds the sockets. `make run` sets
