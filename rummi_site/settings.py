@@ -113,15 +113,22 @@ def env_float(
 
 
 def env_choice(
-    name: str, default: str, choices: Sequence[str], env: Mapping[str, str] = os.environ
+    name: str,
+    default: str,
+    choices: Sequence[str],
+    env: Mapping[str, str] = os.environ,
+    *,
+    ignore_case: bool = False,
 ) -> str:
-    """One of ``choices`` (exactly as written); unset or blank: the default."""
+    """One of ``choices`` (as written there, or in any case with ``ignore_case``); unset or
+    blank: the default."""
     value = _raw(name, env)
     if value is None:
         return default
-    if value not in choices:
-        raise ImproperlyConfigured(f"{name}={value!r} is not one of {', '.join(choices)}.")
-    return value
+    for choice in choices:
+        if value == choice or (ignore_case and value.lower() == choice.lower()):
+            return choice
+    raise ImproperlyConfigured(f"{name}={value!r} is not one of {', '.join(choices)}.")
 
 
 def _redacted(parts: SplitResult) -> str:
@@ -166,6 +173,57 @@ def env_list(name: str, default: list[str], env: Mapping[str, str] = os.environ)
     if value is None:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def logging_from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    """LOGGING: to stderr and to a rotating ``rummi.log`` in RUMMI_LOG_DIR (default var/log/).
+
+    RUMMI_LOG_LEVEL (default INFO) is the level of the site's own loggers (games, puzzles,
+    accounts, rummi_site); Django logs INFO and up (``django.request``: a 4xx as a warning, a
+    5xx as an error with its traceback), everything else WARNING and up. The file's folder is
+    made when the first line is written. A Celery worker or beat replaces these handlers with
+    its own (``--logfile``), so the file holds the web processes' and commands' lines.
+
+    No logger may show a player's rack: SQL is never logged (its parameters carry the games'
+    cached state, racks and all), whatever the level, and the site logs game ids and turn
+    numbers, never positions.
+    """
+    level = env_choice("RUMMI_LOG_LEVEL", "INFO", LOG_LEVELS, env, ignore_case=True)
+    folder = Path(env_str("RUMMI_LOG_DIR", "", env) or VAR_DIR / "log")
+    at_least_info = level if LOG_LEVELS.index(level) > LOG_LEVELS.index("INFO") else "INFO"
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "line": {"format": "{asctime} {levelname} {name} [{process}] {message}", "style": "{"}
+        },
+        "handlers": {
+            "stderr": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stderr",
+                "formatter": "line",
+            },
+            "file": {
+                "class": "rummi_site.logs.FolderMakingRotatingFileHandler",
+                "filename": str(folder / "rummi.log"),
+                "maxBytes": 10 * 1024 * 1024,
+                "backupCount": 5,
+                "encoding": "utf-8",
+                "delay": True,
+                "formatter": "line",
+            },
+        },
+        "root": {"handlers": ["stderr", "file"], "level": "WARNING"},
+        "loggers": {
+            # Django's own handlers (console when DEBUG, mail to ADMINS) give way to the root's.
+            "django": {"handlers": [], "level": at_least_info, "propagate": True},
+            "django.db.backends": {"level": "INFO"},  # never the SQL: see above
+            **{app: {"level": level} for app in ("games", "puzzles", "accounts", "rummi_site")},
+        },
+    }
 
 
 def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
@@ -349,6 +407,7 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "none"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+LOGGING = logging_from_env(os.environ)
 EMAIL_BACKEND = env_str("RUMMI_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+", EMAIL_BACKEND):
     raise ImproperlyConfigured(
