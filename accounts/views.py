@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods
 
 from games.notices import user_from_token
 
+from .forms import PreferencesForm
 from .models import Profile
 
 
@@ -18,11 +19,16 @@ from .models import Profile
 def preferences(request: HttpRequest) -> HttpResponse:
     profile = Profile.of(request.user)
     if request.method == "POST":
-        profile.email_turn_notices = request.POST.get("email_turn_notices") == "on"
-        profile.save(update_fields=["email_turn_notices"])
+        form = PreferencesForm(request.POST, instance=profile)
+        if not form.is_valid():
+            context = {"profile": profile, "form": form}
+            return render(request, "accounts/preferences.html", context, status=400)
+        # Only this column: a digest being sent may be writing last_digest meanwhile.
+        form.save(commit=False).save(update_fields=["email_turn_notices"])
         messages.success(request, "Preferences saved.")
         return redirect("preferences")
-    return render(request, "accounts/preferences.html", {"profile": profile})
+    form = PreferencesForm(instance=profile)
+    return render(request, "accounts/preferences.html", {"profile": profile, "form": form})
 
 
 @require_http_methods(["GET", "POST"])

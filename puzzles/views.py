@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from . import daily as dailies
 from . import editor as editing
 from . import services
+from .forms import EditorForm
 from .models import Attempt, Puzzle
 from .services import PuzzleError, player_of
 
@@ -126,14 +127,16 @@ def daily_archive(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def editor(request: HttpRequest) -> HttpResponse:
     """The puzzle editor: meld lines and a rack line; the solver checks, saving shares."""
-    table_text = request.POST.get("table", "")
-    rack_text = request.POST.get("rack", "")
-    context: dict[str, Any] = {"table_text": table_text, "rack_text": rack_text}
+    form = EditorForm(request.POST if request.method == "POST" else None)
+    context: dict[str, Any] = {"form": form}
     if request.method == "POST":
-        table, rack = editing.parse_editor_text(table_text, rack_text)
+        if not form.is_valid():
+            return render(request, "puzzles/editor.html", context, status=400)
+        data = form.cleaned_data
+        table, rack = editing.parse_editor_text(data["table"], data["rack"])
         try:
             context["result"] = editing.check_position(table, rack)
-            if request.POST.get("action") == "save":
+            if data["action"] == "save":
                 user = request.user.pk if request.user.is_authenticated else None
                 puzzle = editing.save_user_puzzle(table, rack, user)
                 return HttpResponseRedirect(puzzle.get_absolute_url())
