@@ -116,8 +116,9 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
         **summary,
         "seat": summary["me"],
         "tile_codes": [str(t) for t in rules.tile_set.tiles],
-        "api": f"/api/games/{gid}/",
-        "ws": f"/ws/games/{gid}/",
+        "api": game.api_url,
+        "ws": game.socket_path,
+        "home": reverse("home"),
         "csrf": get_token(request),
         "hints": hints_allowed(game),
         # The in-memory channel layer lives in one process: moves made by the Celery worker

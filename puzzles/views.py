@@ -45,7 +45,10 @@ def next_puzzle(request: HttpRequest) -> HttpResponse:
 
 def bootstrap(puzzle: Puzzle, mode: str) -> dict[str, Any]:
     """What the board front end needs to show and play ``puzzle``."""
-    base = f"/puzzles/api/{puzzle.slug}/"
+
+    def api(name: str) -> str:
+        return reverse(f"puzzles:api_{name}", args=[puzzle.slug])
+
     return {
         "slug": puzzle.slug,
         "table": puzzle.table,
@@ -55,12 +58,7 @@ def bootstrap(puzzle: Puzzle, mode: str) -> dict[str, Any]:
         "lesson": puzzle.lesson,
         "technique": puzzle.technique,
         "mode": mode,
-        "api": {
-            "attempt": base + "attempt",
-            "submit": base + "submit",
-            "hint": base + "hint",
-            "give_up": base + "give-up",
-        },
+        "api": {name: api(name) for name in ("attempt", "submit", "hint", "give_up")},
     }
 
 

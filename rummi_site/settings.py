@@ -405,8 +405,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "none"
-LOGIN_REDIRECT_URL = "/"
-ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+LOGIN_REDIRECT_URL = "home"  # URL names: resolved by Django and allauth
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 LOGGING = logging_from_env(os.environ)
 EMAIL_BACKEND = env_str("RUMMI_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+", EMAIL_BACKEND):
