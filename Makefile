@@ -53,6 +53,8 @@ format: $(STAMP)
 	$(VENV)/bin/ruff format .
 
 # The coverage gate measures the rules engine only; the site is covered by behaviour tests.
+# The first run also runs the doctests: the apps' docstring examples and those of docs/*.md
+# (pyproject.toml's testpaths and --doctest-modules), so the documents' examples stay true.
 # Coverage cannot trace compiled code, so the whole suite runs on the pure-Python solver; then the
 # engine's tests run again on the compiled solver, which is what the site and the bench run.
 test: lint native

@@ -1,4 +1,7 @@
-"""Profiles: a player's preferences. Users are Django's own."""
+"""Profiles: what a player shows of themselves. Users are Django's own.
+
+A player's email wishes for their games live with the games (games.models.NoticeSettings).
+"""
 
 from __future__ import annotations
 
@@ -12,10 +15,6 @@ class Profile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
-    email_turn_notices = models.BooleanField(
-        default=True, help_text="email a digest of correspondence games waiting for my move"
-    )
-    last_digest = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"profile of {self.user}"

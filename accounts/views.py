@@ -8,27 +8,23 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from games.notices import user_from_token
+from games.notices import set_turn_emails, turn_emails_on, user_from_token
 
 from .forms import PreferencesForm
-from .models import Profile
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
-    profile = Profile.of(request.user)
     if request.method == "POST":
-        form = PreferencesForm(request.POST, instance=profile)
+        form = PreferencesForm(request.POST)
         if not form.is_valid():
-            context = {"profile": profile, "form": form}
-            return render(request, "accounts/preferences.html", context, status=400)
-        # Only this column: a digest being sent may be writing last_digest meanwhile.
-        form.save(commit=False).save(update_fields=["email_turn_notices"])
+            return render(request, "accounts/preferences.html", {"form": form}, status=400)
+        set_turn_emails(request.user.pk, form.cleaned_data["email_turn_notices"])
         messages.success(request, "Preferences saved.")
         return redirect("preferences")
-    form = PreferencesForm(instance=profile)
-    return render(request, "accounts/preferences.html", {"profile": profile, "form": form})
+    form = PreferencesForm(initial={"email_turn_notices": turn_emails_on(request.user.pk)})
+    return render(request, "accounts/preferences.html", {"form": form})
 
 
 @require_http_methods(["GET", "POST"])
@@ -37,6 +33,6 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if user_id is None:
         return render(request, "accounts/unsubscribe.html", {"bad": True}, status=400)
     if request.method == "POST":
-        Profile.objects.update_or_create(user_id=user_id, defaults={"email_turn_notices": False})
+        set_turn_emails(user_id, False)
         return render(request, "accounts/unsubscribe.html", {"done": True})
     return render(request, "accounts/unsubscribe.html", {"token": token})

@@ -30,6 +30,7 @@ def main() -> None:
     from django.utils import timezone
 
     from games import services
+    from games.identity import Identity
     from games.models import Game, GameEvent
     from games.tasks import CLOCK_LOOKAHEAD
 
@@ -38,10 +39,10 @@ def main() -> None:
     gids = []
     for _ in range(games_count):
         game = services.create_game(
-            services.Viewer(user_id=users[0].pk, name="p0"), {"mode": "blitz", "players": 2}
+            Identity(user_id=users[0].pk, name="p0"), {"mode": "blitz", "players": 2}
         )
         services.join_game(
-            services.Viewer(user_id=users[1].pk, name="p1"), game.seats.get(index=1).invite_token
+            Identity(user_id=users[1].pk, name="p1"), game.seats.get(index=1).invite_token
         )
         gids.append(game.public_id)
     # The worker (with beat) runs before the clocks start, as on a live site: the bench

@@ -7,28 +7,24 @@ import json
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.csrf import csrf_failure as django_failure
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from rummi_site.jsonapi import json_errors, read_body
 
-from . import services
-from .identity import become_guest, viewer_of
+from . import live, services
+from .errors import Conflict, Forbidden, Invalid
+from .identity import become_guest, identity_of
 from .models import Game
-from .services import ServiceError
-
-
-def get_game(gid: str) -> Game:
-    game = Game.objects.filter(public_id=gid).first()
-    if game is None:
-        raise ServiceError(404, "no_such_game", "There is no such game.")
-    return game
+from .review import best_play, hints_allowed
+from .services import get_game
 
 
 @require_GET
 @json_errors
 def game_detail(request: HttpRequest, gid: str) -> JsonResponse:
-    return JsonResponse(services.game_summary(get_game(gid), viewer_of(request)))
+    return JsonResponse(services.game_summary(get_game(gid), identity_of(request)))
 
 
 @require_GET
@@ -37,25 +33,23 @@ def game_events(request: HttpRequest, gid: str) -> JsonResponse:
     try:
         after = int(request.GET.get("after", "0"))
     except ValueError:
-        raise ServiceError(400, "bad_after", "after must be an integer seq.") from None
-    return JsonResponse(services.events_after(get_game(gid), viewer_of(request), after))
+        raise Invalid("bad_after", "after must be an integer seq.") from None
+    return JsonResponse(services.events_after(get_game(gid), identity_of(request), after))
 
 
 @require_GET
 @json_errors
 def game_hint(request: HttpRequest, gid: str) -> JsonResponse:
     """The solver's best play for the asking seat: Sandbox and bot practice only."""
-    from .review import best_play, hints_allowed
-
     game = get_game(gid)
-    seat = services.seat_of(game, viewer_of(request))
+    seat = services.seat_of(game, identity_of(request))
     if seat is None:
-        raise ServiceError(403, "not_a_player", "You are not playing in this game.")
+        raise Forbidden("not_a_player", "You are not playing in this game.")
     if not hints_allowed(game):
-        raise ServiceError(403, "hints_off", "Hints are for Sandbox and practice against bots.")
+        raise Forbidden("hints_off", "Hints are for Sandbox and practice against bots.")
     state = services.load_state(game)
     if state is None or state.finished:
-        raise ServiceError(409, "not_playing", "This game is not being played now.")
+        raise Conflict("not_playing", "This game is not being played now.")
     return JsonResponse({"seq": game.seq, **best_play(state, seat.index)})
 
 
@@ -63,14 +57,14 @@ def game_hint(request: HttpRequest, gid: str) -> JsonResponse:
 @json_errors
 def game_action(request: HttpRequest, gid: str, action: str) -> JsonResponse:
     body = read_body(request)
-    return JsonResponse(services.act(gid, viewer_of(request), action, body))
+    return JsonResponse(services.act(gid, identity_of(request), action, body))
 
 
 @require_POST
 @json_errors
 def create(request: HttpRequest) -> JsonResponse:
     body = read_body(request)
-    viewer = viewer_of(request)
+    viewer = identity_of(request)
     if not viewer.known or not request.user.is_authenticated:
         viewer = become_guest(request, body.get("name") or viewer.name)
     game = services.create_game(viewer, body)
@@ -84,7 +78,7 @@ def create(request: HttpRequest) -> JsonResponse:
 @json_errors
 def join(request: HttpRequest, token: str) -> JsonResponse:
     body = read_body(request)
-    viewer = viewer_of(request)
+    viewer = identity_of(request)
     if not request.user.is_authenticated:
         viewer = become_guest(request, body.get("name") or viewer.name)
     game = services.join_game(viewer, token)
@@ -97,8 +91,6 @@ def invites(game: Game) -> list[dict[str, Any]]:
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> Any:
     """CSRF failures: JSON for the API, Django's page elsewhere."""
-    from django.views.csrf import csrf_failure as django_failure
-
     match = request.resolver_match  # the JSON endpoints' URL names start with api_
     if match is not None and (match.url_name or "").startswith("api_"):
         return JsonResponse(
@@ -113,8 +105,6 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> Any:
 def relayed_frames(request: HttpRequest) -> HttpResponse:
     """Frames from a Celery worker in embedded mode (games/live.py ``relay``), signed with a
     key derived from SECRET_KEY; sent on to this process's sockets."""
-    from . import live
-
     given = request.headers.get("X-Rummi-Signature", "")
     if not hmac.compare_digest(given, live.signature(request.body)):
         return JsonResponse({"error": "bad_signature", "message": "Not signed."}, status=403)

@@ -17,11 +17,13 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections
 
-from rummi_site.jsonapi import ApiError
+from rummi_site.jsonapi import status_of
 
+from .errors import DomainError
+from .identity import Identity, identity_of
 from .live import SPECTATOR, frames_held, group_name
 from .models import Game
-from .services import Viewer, act, game_summary, seat_of
+from .services import act, game_summary, seat_of
 
 T = TypeVar("T")
 
@@ -65,14 +67,6 @@ def _with_connections(func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         close_old_connections()
 
 
-def viewer_from_scope(scope: dict[str, Any]) -> Viewer:
-    user = scope.get("user")
-    session = scope.get("session") or {}
-    if user is not None and user.is_authenticated:
-        return Viewer(user_id=user.pk)
-    return Viewer(guest_key=session.get("guest_key") or None)
-
-
 class GameConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Handle a message without Channels' per-message hop to the database thread.
@@ -101,11 +95,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps({"type": "hello", **hello}))
 
     @database_sync_to_async
-    def _load(self) -> tuple[Viewer, str, dict[str, Any]] | None:
+    def _load(self) -> tuple[Identity, str, dict[str, Any]] | None:
         game = Game.objects.filter(public_id=self.gid).first()
         if game is None:
             return None
-        viewer = viewer_from_scope(self.scope)
+        viewer = identity_of(self.scope)
         seat = seat_of(game, viewer)
         key = str(seat.index) if seat is not None else SPECTATOR
         return viewer, key, game_summary(game, viewer)
@@ -149,8 +143,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             try:
                 answer = act(self.gid, self.viewer, str(message.get("action")), message)
                 return {**reply, "status": 200, **answer}, frames
-            except ApiError as error:
-                return {**reply, "status": error.status, **error.body}, frames
+            except DomainError as error:
+                return {**reply, "status": status_of(error), **error.body}, frames
 
     async def game_update(self, message: dict[str, Any]) -> None:
         text = message["frames"].get(self.viewer_key)

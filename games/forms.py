@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 
+from .identity import NAME_MAX
 from .models import Mode
 from .modes import (
     BOT_STRENGTHS,
@@ -22,7 +23,6 @@ from .modes import (
     TILE_SETS,
     players_allowed,
 )
-from .services import NAME_MAX
 
 OTHER_SEATS = max(PLAYERS) - 1  # seat1..seat5: the creator takes seat 0
 SEAT_CHOICES = [("human", "Invite a person")] + [

@@ -204,3 +204,77 @@ class Notice(models.Model):
                 fields=["user", "game", "kind", "turn_number"], name="one_notice_per_turn"
             )
         ]
+
+
+class GameResult(models.Model):
+    """How one seat finished a game (docs/design.md "Results"): written with the final event.
+
+    Profiles, ratings and standings read these rows, never the cached JSON state. Field
+    meanings are those of :class:`games.engine.results.SeatResult`.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="game_results",
+    )
+    kind = models.CharField(max_length=5, choices=SeatKind.choices, default=SeatKind.HUMAN)
+    bot_strength = models.CharField(max_length=10, blank=True)
+    name = models.CharField(max_length=40, blank=True)
+    finished = models.DateTimeField(help_text="when the game ended")
+    place = models.PositiveSmallIntegerField(help_text="1 is first; equal seats share a place")
+    total = models.IntegerField(help_text="the match total")
+    rounds_won = models.PositiveSmallIntegerField()
+    rounds_won_out = models.PositiveSmallIntegerField()
+    rounds_won_blocked = models.PositiveSmallIntegerField()
+    went_out = models.BooleanField(help_text="ended the last round by laying the last tile")
+    tiles_left = models.PositiveSmallIntegerField()
+    resigned = models.BooleanField()
+    melds_laid = models.PositiveIntegerField()
+    tiles_played = models.PositiveIntegerField()
+    jokers_played = models.PositiveSmallIntegerField()
+    jokers_held = models.PositiveSmallIntegerField()
+    openings = models.PositiveSmallIntegerField()
+    opening_points = models.PositiveIntegerField()
+    turns = models.PositiveIntegerField()
+    biggest_turn = models.PositiveSmallIntegerField(help_text="most tiles laid in one turn")
+    average_turn_seconds = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_result_per_seat")]
+        indexes = [models.Index(fields=["user", "finished"], name="games_result_user")]
+        ordering = ["game", "seat"]
+
+    def __str__(self) -> str:
+        return f"{self.game.public_id} seat {self.seat}: place {self.place}, {self.total}"
+
+    @property
+    def won(self) -> bool:
+        return self.place == 1
+
+
+class NoticeSettings(models.Model):
+    """What a signed-in player wants emailed about their games, and when the last digest went."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_settings"
+    )
+    email_turn_notices = models.BooleanField(
+        default=True, help_text="email a digest of correspondence games waiting for my move"
+    )
+    last_digest = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "notice settings"
+
+    def __str__(self) -> str:
+        return f"notice settings of {self.user}"
+
+    @classmethod
+    def of(cls, user_id: int) -> NoticeSettings:
+        found, _ = cls.objects.get_or_create(user_id=user_id)
+        return found

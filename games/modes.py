@@ -1,4 +1,4 @@
-"""Game modes (RULES.md "Matches and modes"): what a new game of each mode is played with."""
+"""Game modes (docs/rules.md "Matches and modes"): what a new game of each mode is played with."""
 
 from __future__ import annotations
 

@@ -17,23 +17,35 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import Profile
-
-from .models import Game, Notice, NoticeKind, SeatKind, Status
+from .models import Game, Notice, NoticeKind, NoticeSettings, SeatKind, Status
 
 DIGEST_EVERY = timedelta(hours=12)
 WARN_AT = 0.8
 UNSUBSCRIBE_SALT = "rummi.notices.unsubscribe"
 
 
-def queue_turn_notice(game: Game, seat_index: int) -> None:
-    """Called when a correspondence turn starts for ``seat_index``."""
+def queue_turn_notice(gid: str, seat_index: int, turn_number: int) -> None:
+    """When correspondence turn ``turn_number`` starts for ``seat_index`` (``turn_started``)."""
+    game = Game.objects.filter(public_id=gid, turn_number=turn_number).first()
+    if game is None or not game.is_correspondence:
+        return
     seat = game.seats.filter(index=seat_index, kind=SeatKind.HUMAN, user__isnull=False).first()
-    if seat is None or not game.is_correspondence:
+    if seat is None:
         return
     Notice.objects.get_or_create(
-        user_id=seat.user_id, game=game, kind=NoticeKind.YOUR_TURN, turn_number=game.turn_number
+        user_id=seat.user_id, game=game, kind=NoticeKind.YOUR_TURN, turn_number=turn_number
     )
+
+
+def turn_emails_on(user_id: int) -> bool:
+    """Whether the player wants "your turn" digests and clock warnings (default yes)."""
+    found = NoticeSettings.objects.filter(user_id=user_id).first()
+    return True if found is None else found.email_turn_notices
+
+
+def set_turn_emails(user_id: int, on: bool) -> None:
+    """Switch a player's game emails on or off (preferences, the unsubscribe link)."""
+    NoticeSettings.objects.update_or_create(user_id=user_id, defaults={"email_turn_notices": on})
 
 
 def unsubscribe_url(user_id: int) -> str:
@@ -67,15 +79,15 @@ def send_digests(now: datetime | None = None) -> int:
             if not notices:
                 continue
             user = notices[0].user
-            profile = Profile.of(user)
+            wishes = NoticeSettings.of(user.pk)
             waiting = [n for n in notices if _still_waiting(n)]
-            due = profile.last_digest is None or now - profile.last_digest >= DIGEST_EVERY
+            due = wishes.last_digest is None or now - wishes.last_digest >= DIGEST_EVERY
             if waiting and not due:
                 continue
-            if waiting and profile.email_turn_notices and user.email:
+            if waiting and wishes.email_turn_notices and user.email:
                 _mail_digest(user, [n.game for n in waiting])
-                profile.last_digest = now
-                profile.save(update_fields=["last_digest"])
+                wishes.last_digest = now
+                wishes.save(update_fields=["last_digest"])
                 sent += 1
             Notice.objects.filter(pk__in=[n.pk for n in notices]).update(sent=now)
     return sent
@@ -121,7 +133,7 @@ def warn_clocks(now: datetime | None = None) -> int:
         if not created:
             continue
         user = seat.user
-        if user is not None and user.email and Profile.of(user).email_turn_notices:
+        if user is not None and user.email and turn_emails_on(user.pk):
             left = game.deadline - now
             hours = int(left.total_seconds() // 3600)
             send_mail(

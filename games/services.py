@@ -4,14 +4,20 @@ An action runs in one transaction: the game row is locked (``FOR UPDATE`` on Pos
 games/rows.py with the rest of a move's statements; SQLite's IMMEDIATE transactions serialise
 writers), the expected seq is checked, the engine decides, the events are appended with
 consecutive seqs under a unique ``(game, seq)`` constraint and the cached state is updated.
-After commit, every viewer is sent its own projection and the clock and bot work is queued.
+When a game finishes, its result rows (one per seat) are written in that same transaction.
+After commit, the lifecycle signals of games/signals.py are sent: every viewer's frames, the
+bot, clock and notice work and the post-game review subscribe to them (games/receivers.py).
+
+Services take an :class:`~games.identity.Identity` and raise domain errors
+(games/errors.py); they import no task module, no adapter and no other app
+(docs/design.md "Layers and the import rule").
 """
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,9 +25,11 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.engine import bots
 from games.engine.errors import IllegalMove, InvalidInput
-from games.engine.events import Event, RoundStarted
+from games.engine.events import Event, GameStarted, RoundEnded, RoundStarted, event_from_dict
 from games.engine.projection import event_for, view_for
+from games.engine.results import seat_results
 from games.engine.rules import Rules
 from games.engine.scoring import MatchFormat
 from games.engine.state import (
@@ -33,58 +41,35 @@ from games.engine.state import (
     PlayTurn,
     Resign,
     TimeOut,
+    adjudicate,
     apply,
     new_game,
     state_from_record,
     state_to_record,
 )
-from rummi_site.jsonapi import ApiError
 
-from . import rows
-from .models import ActionReceipt, Game, Seat, SeatKind, Status
+from . import rows, signals
+from .errors import Conflict, Forbidden, Illegal, Invalid, NotFound
+from .identity import Identity, clean_name
+from .models import ActionReceipt, Game, GameEvent, GameResult, Seat, SeatKind, Status
 from .modes import BOT_STRENGTHS, setup_from
 
-NAME_MAX = 24
 # A timeout fires this long after the deadline, so a move sent at the last moment, still
 # waiting for the game's lock, lands instead of being timed out.
 TIMEOUT_GRACE = timedelta(milliseconds=250)
 
 
-@dataclass(frozen=True)
-class Viewer:
-    """Who is asking: a signed-in user, a guest (a key kept in their session), or nobody."""
-
-    user_id: int | None = None
-    guest_key: str | None = None
-    name: str = ""
-
-    @property
-    def known(self) -> bool:
-        return self.user_id is not None or bool(self.guest_key)
-
-
-class ServiceError(ApiError):
-    """A game request the service refuses."""
-
-
-def clean_name(name: object) -> str:
-    text = " ".join(str(name or "").split())[:NAME_MAX]
-    if not text:
-        raise ServiceError(400, "name_required", "Choose a display name.")
-    return text
-
-
 # Creating and joining
 
 
-def create_game(viewer: Viewer, options: dict[str, Any]) -> Game:
+def create_game(viewer: Identity, options: dict[str, Any]) -> Game:
     """A new game; the creator takes seat 0. Other seats are open (invite links) or bots."""
     if not viewer.known:
-        raise ServiceError(403, "sign_in", "Sign in or choose a guest name to create a game.")
+        raise Forbidden("sign_in", "Sign in or choose a guest name to create a game.")
     try:
         setup = setup_from(options)
     except InvalidInput as error:
-        raise ServiceError(400, "bad_options", str(error)) from None
+        raise Invalid("bad_options", str(error)) from None
     seats = _seat_plan(options.get("seats"), setup.players)
     with transaction.atomic():
         game = Game.objects.create(
@@ -117,16 +102,14 @@ def _seat_plan(raw: object, players: int) -> list[dict[str, str]]:
     plan = [{"kind": SeatKind.HUMAN}]
     given = list(raw) if isinstance(raw, list | tuple) else []
     if len(given) > players - 1:
-        raise ServiceError(400, "bad_options", f"{players} players means {players - 1} other seats")
+        raise Invalid("bad_options", f"{players} players means {players - 1} other seats")
     for item in given + ["human"] * (players - 1 - len(given)):
         if item == "human":
             plan.append({"kind": SeatKind.HUMAN})
             continue
         kind, _, strength = str(item).partition(":")
         if kind != "bot" or strength not in BOT_STRENGTHS:
-            raise ServiceError(
-                400, "bad_options", f"a seat is human or bot:{'|'.join(BOT_STRENGTHS)}"
-            )
+            raise Invalid("bad_options", f"a seat is human or bot:{'|'.join(BOT_STRENGTHS)}")
         plan.append({"kind": SeatKind.BOT, "strength": strength})
     return plan
 
@@ -135,7 +118,7 @@ def _bot_name(strength: str) -> str:
     return f"{strength.title()} bot"
 
 
-def _take_seat(seat: Seat, viewer: Viewer) -> None:
+def _take_seat(seat: Seat, viewer: Identity) -> None:
     seat.user_id = viewer.user_id
     seat.guest_key = "" if viewer.user_id else (viewer.guest_key or "")
     seat.name = clean_name(viewer.name)
@@ -143,7 +126,7 @@ def _take_seat(seat: Seat, viewer: Viewer) -> None:
     seat.save()
 
 
-def seat_of(game: Game, viewer: Viewer) -> Seat | None:
+def seat_of(game: Game, viewer: Identity) -> Seat | None:
     """The viewer's seat in the game, from their session alone."""
     if viewer.user_id is not None:
         found = [s for s in game.seats.all() if s.user_id == viewer.user_id]
@@ -154,14 +137,14 @@ def seat_of(game: Game, viewer: Viewer) -> Seat | None:
     return found[0] if found else None
 
 
-def join_game(viewer: Viewer, token: str) -> Game:
+def join_game(viewer: Identity, token: str) -> Game:
     """Join through a seat's invite link; joining twice is harmless."""
     if not viewer.known:
-        raise ServiceError(403, "sign_in", "Sign in or choose a guest name to join.")
+        raise Forbidden("sign_in", "Sign in or choose a guest name to join.")
     with transaction.atomic():
         seat = Seat.objects.select_related("game").filter(invite_token=token).first()
         if seat is None:
-            raise ServiceError(404, "no_such_invite", "That invite link is not valid.")
+            raise NotFound("no_such_invite", "That invite link is not valid.")
         game = Game.objects.select_for_update().get(pk=seat.game_id)
         seat = Seat.objects.get(pk=seat.pk)
         mine = seat_of(game, viewer)
@@ -170,7 +153,7 @@ def join_game(viewer: Viewer, token: str) -> Game:
         if not seat.is_open:
             seat = next((s for s in game.seats.all() if s.is_open), None)  # type: ignore[assignment]
             if seat is None:
-                raise ServiceError(409, "game_full", "This game has no open seat left.")
+                raise Conflict("game_full", "This game has no open seat left.")
         _take_seat(seat, viewer)
         _start_if_full(game)
     return game
@@ -205,20 +188,20 @@ def _table(raw: object) -> tuple[tuple[int, ...], ...]:
         isinstance(m, list) and all(isinstance(t, int) and not isinstance(t, bool) for t in m)
         for m in raw
     ):
-        raise ServiceError(400, "bad_table", "The table must be a list of melds of tile ids.")
+        raise Invalid("bad_table", "The table must be a list of melds of tile ids.")
     return tuple(tuple(m) for m in raw)
 
 
-def act(gid: str, viewer: Viewer, name: str, body: dict[str, Any]) -> dict[str, Any]:
-    """Apply a player's action; return the answer body or raise :class:`ServiceError`."""
+def act(gid: str, viewer: Identity, name: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Apply a player's action; return the answer body or raise a domain error."""
     if name not in ACTIONS:
-        raise ServiceError(404, "no_such_action", f"Unknown action {name!r}.")
+        raise NotFound("no_such_action", f"Unknown action {name!r}.")
     key = body.get("key")
     if not isinstance(key, str) or not 8 <= len(key) <= 80:
-        raise ServiceError(400, "bad_key", "Each action needs an idempotency key (8-80 chars).")
+        raise Invalid("bad_key", "Each action needs an idempotency key (8-80 chars).")
     expected = body.get("expected_seq")
     if not isinstance(expected, int) or isinstance(expected, bool):
-        raise ServiceError(400, "bad_seq", "Each action needs expected_seq, an integer.")
+        raise Invalid("bad_seq", "Each action needs expected_seq, an integer.")
     try:
         with rows.pipelined(), transaction.atomic():
             return _act_locked(gid, viewer, name, body, key, expected)
@@ -227,18 +210,18 @@ def act(gid: str, viewer: Viewer, name: str, body: dict[str, Any]) -> dict[str, 
         game = Game.objects.get(public_id=gid)
         seat = seat_of(game, viewer)
         index = seat.index if seat else None
-        raise ServiceError(
-            409, "stale", "The game moved on; here is where it stands.", **_answer(game, index)
+        raise Conflict(
+            "stale", "The game moved on; here is where it stands.", **_answer(game, index)
         ) from None
 
 
 def _act_locked(
-    gid: str, viewer: Viewer, name: str, body: dict[str, Any], key: str, expected: int
+    gid: str, viewer: Identity, name: str, body: dict[str, Any], key: str, expected: int
 ) -> dict[str, Any]:
     # The seats come in one query and are reused (seat_of, _turn_work): no query per check.
     game = rows.lock_game(gid)
     if game is None:
-        raise ServiceError(404, "no_such_game", "There is no such game.")
+        raise NotFound("no_such_game", "There is no such game.")
     try:
         return _act_on(game, viewer, name, body, key, expected)
     finally:
@@ -246,11 +229,11 @@ def _act_locked(
 
 
 def _act_on(
-    game: Game, viewer: Viewer, name: str, body: dict[str, Any], key: str, expected: int
+    game: Game, viewer: Identity, name: str, body: dict[str, Any], key: str, expected: int
 ) -> dict[str, Any]:
     seat = seat_of(game, viewer)
     if seat is None:
-        raise ServiceError(403, "not_a_player", "You are not playing in this game.")
+        raise Forbidden("not_a_player", "You are not playing in this game.")
     # A retry of an applied action comes with an older seq (every action appends events), so
     # only then can there be a receipt to answer with. A key reused at the current seq fails
     # the receipt's unique constraint below and gets the 409 of a racing writer.
@@ -260,11 +243,11 @@ def _act_on(
             return dict(receipt.body)
     # Stale first: a racer that lost to the move which ended the game learns the game moved on.
     if expected != game.seq:
-        raise ServiceError(
-            409, "stale", "The game moved on; here is where it stands.", **_answer(game, seat.index)
+        raise Conflict(
+            "stale", "The game moved on; here is where it stands.", **_answer(game, seat.index)
         )
     if game.status != Status.PLAYING:
-        raise ServiceError(409, "not_playing", "This game is not being played now.")
+        raise Conflict("not_playing", "This game is not being played now.")
     action = ACTIONS[name](seat.index, body)
     state, _ = apply_action(game, action)
     answer = _answer(game, seat.index, state)
@@ -280,9 +263,9 @@ def apply_action(game: Game, action: Action) -> tuple[GameState, list[Event]]:
     try:
         state, events = apply(state, action, bytes.fromhex(game.seed))
     except IllegalMove as error:
-        raise ServiceError(422, error.code, error.message) from None
+        raise Illegal(error.code, error.message) from None
     except InvalidInput as error:
-        raise ServiceError(400, "bad_action", str(error)) from None
+        raise Invalid("bad_action", str(error)) from None
     _record(game, state, events)
     rows.save_fields(game, RECORDED_FIELDS)
     return state, events
@@ -293,40 +276,81 @@ RECORDED_FIELDS = ("seq", "state", "turn_number", "status", "finished", "deadlin
 
 
 def _record(game: Game, state: GameState, events: list[Event]) -> None:
-    """Append events after ``game.seq``, update the cache, and announce them after commit."""
+    """Append events after ``game.seq``, update the cache, write the results of a game that
+    ends here, and send the lifecycle signals after commit."""
     first = game.seq + 1
-    rows.insert_events(
-        game, [(first + n, e.kind, e.to_dict()) for n, e in enumerate(events)], timezone.now()
-    )
+    finished = state.finished and game.status != Status.FINISHED
+    if finished:
+        earlier = list(
+            GameEvent.objects.filter(game=game, seq__lt=first)
+            .order_by("seq")
+            .values_list("payload", "created")
+        )
+    now = timezone.now()
+    rows.insert_events(game, [(first + n, e.kind, e.to_dict()) for n, e in enumerate(events)], now)
     game.seq += len(events)
     game.state = state_to_record(state)
     turn_changed = game.turn_number != state.turn_number or game.deadline is None
     turn_changed = turn_changed or any(isinstance(e, RoundStarted) for e in events)
     game.turn_number = state.turn_number
+    results: list[GameResult] = []
     if state.finished:
         game.status = Status.FINISHED
-        game.finished = timezone.now()
+        game.finished = now
         game.deadline = None
     elif turn_changed:
         game.deadline = _deadline(game)
-    work = _turn_work(game, state) if turn_changed and not state.finished else None
+    if finished:
+        logged = [(payload, created) for payload, created in earlier]
+        logged += [(e.to_dict(), now) for e in events]
+        results = write_results(game, logged)
     numbered = list(enumerate(events, start=first))
     extra = {"deadline": game.deadline.isoformat() if game.deadline else None}
     extra["status"] = game.status
+    turn = _turn_signal(game, state) if turn_changed and not state.finished else None
     gid, seq = game.public_id, game.seq
-    transaction.on_commit(lambda: _after_commit(gid, seq, state, numbered, extra, work))
+    transaction.on_commit(lambda: _announce(gid, seq, state, numbered, extra, turn, results))
 
 
-def _turn_work(game: Game, state: GameState) -> tuple[str, Any] | None:
-    """What a new turn needs once committed: ``("bot", None)``, ``("clock", deadline)``,
-    ``("notice", None)`` or nothing."""
-    if any(s.index == state.turn and s.kind == SeatKind.BOT for s in game.seats.all()):
-        return ("bot", None)
-    if game.clock_seconds and game.deadline is not None:
-        return ("clock", game.deadline)
-    if game.is_correspondence:
-        return ("notice", None)
-    return None
+def write_results(game: Game, logged: list[tuple[dict[str, Any], datetime]]) -> list[GameResult]:
+    """Write (or rewrite) the game's result rows from its whole log of ``(payload, created)``:
+    one per seat. Called in the transaction that appends the final event, and by the
+    migration that backfilled the games finished before results were rows."""
+    epoch = logged[0][1]
+    times = [(created - epoch).total_seconds() for _, created in logged]
+    seats = {s.index: s for s in game.seats.all()}
+    made = []
+    for row in seat_results([payload for payload, _ in logged], times):
+        seat = seats.get(row.seat)
+        fields = row.to_dict()
+        fields.pop("seat")
+        made.append(
+            GameResult(
+                game=game,
+                seat=row.seat,
+                user_id=seat.user_id if seat else None,
+                kind=seat.kind if seat else SeatKind.HUMAN,
+                bot_strength=seat.bot_strength if seat else "",
+                name=seat.name if seat else "",
+                finished=game.finished or logged[-1][1],
+                **fields,
+            )
+        )
+    GameResult.objects.filter(game=game).delete()
+    return GameResult.objects.bulk_create(made)
+
+
+def _turn_signal(game: Game, state: GameState) -> dict[str, Any]:
+    """What ``turn_started`` says of the turn that begins, from what this transaction knows."""
+    bot = any(s.index == state.turn and s.kind == SeatKind.BOT for s in game.seats.all())
+    return {
+        "seat": state.turn,
+        "turn_number": state.turn_number,
+        "bot": bot,
+        "deadline": game.deadline,
+        "live": bool(game.clock_seconds) and not game.is_correspondence,
+        "correspondence": game.is_correspondence,
+    }
 
 
 def _deadline(game: Game) -> Any:
@@ -337,21 +361,33 @@ def _deadline(game: Game) -> Any:
     return None
 
 
-def _after_commit(
+def _announce(
     gid: str,
     seq: int,
     state: GameState,
     numbered: list[tuple[int, Event]],
     extra: dict[str, Any],
-    work: tuple[str, Any] | None,
+    turn: dict[str, Any] | None,
+    results: list[GameResult],
 ) -> None:
-    from . import live, tasks
-
-    live.broadcast(gid, seq, state, numbered, extra)
+    """After commit: the lifecycle signals of what the transaction recorded, in order."""
+    signals.events_committed.send(Game, gid=gid, seq=seq, state=state, events=numbered, extra=extra)
+    for _, event in numbered:
+        if isinstance(event, GameStarted):
+            signals.game_started.send(Game, gid=gid)
+        elif isinstance(event, RoundEnded):
+            signals.round_ended.send(
+                Game,
+                gid=gid,
+                round=event.round,
+                reason=event.reason,
+                winners=event.winners,
+                scores=event.scores,
+            )
+    if turn is not None:
+        signals.turn_started.send(Game, gid=gid, **turn)
     if state.finished:
-        tasks.review_game.delay(gid)
-    if work is not None:
-        tasks.queue_turn_work(gid, state.turn, state.turn_number, work)
+        signals.game_finished.send(Game, gid=gid, results=results)
 
 
 def timeout(gid: str, turn_number: int, now: datetime | None = None) -> bool:
@@ -441,7 +477,14 @@ def _answer(game: Game, seat: int | None, state: GameState | None = None) -> dic
     return {"seq": game.seq, "view": view_for(state, seat) if state else None}
 
 
-def game_summary(game: Game, viewer: Viewer) -> dict[str, Any]:
+def get_game(gid: str) -> Game:
+    game = Game.objects.filter(public_id=gid).first()
+    if game is None:
+        raise NotFound("no_such_game", "There is no such game.")
+    return game
+
+
+def game_summary(game: Game, viewer: Identity) -> dict[str, Any]:
     """What ``GET /api/games/<gid>/`` answers: the viewer's view and the table's company."""
     seat = seat_of(game, viewer)
     index = seat.index if seat else None
@@ -458,10 +501,8 @@ def game_summary(game: Game, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-def events_after(game: Game, viewer: Viewer, after: int) -> dict[str, Any]:
+def events_after(game: Game, viewer: Identity, after: int) -> dict[str, Any]:
     """The events after seq ``after``, each projected for the viewer."""
-    from games.engine.events import event_from_dict
-
     seat = seat_of(game, viewer)
     index = seat.index if seat else None
     rows = game.events.filter(seq__gt=after).order_by("seq")
@@ -486,10 +527,6 @@ def play_bot_turn(gid: str, turn_number: int) -> bool:
     on it, that long). Its choice is then applied under the lock only if the game is still
     where the bot saw it; otherwise whatever moved it on (a timeout, a resignation) stands.
     """
-    import random
-
-    from games.engine.bots import choose_action
-
     game = Game.objects.filter(public_id=gid).first()
     if game is None or game.status != Status.PLAYING or game.turn_number != turn_number:
         return False
@@ -499,7 +536,7 @@ def play_bot_turn(gid: str, turn_number: int) -> bool:
     if seat.kind != SeatKind.BOT:
         return False
     rng = random.Random(f"{game.seed}:{turn_number}")
-    action = choose_action(view_for(state, seat.index), rng, seat.bot_strength)
+    action = bots.choose_action(view_for(state, seat.index), rng, seat.bot_strength)
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(public_id=gid).first()
         if game is None or game.status != Status.PLAYING or game.turn_number != turn_number:
@@ -511,10 +548,56 @@ def play_bot_turn(gid: str, turn_number: int) -> bool:
             if state.turn != seat.index:
                 return False
             rng = random.Random(f"{game.seed}:{turn_number}:{game.seq}")
-            action = choose_action(view_for(state, seat.index), rng, seat.bot_strength)
+            action = bots.choose_action(view_for(state, seat.index), rng, seat.bot_strength)
         try:
             apply_action(game, action)
-        except ServiceError:
+        except (Illegal, Invalid):
             # A bot must never stall a game: if its choice is refused, it draws.
             apply_action(game, Draw(seat.index))
     return True
+
+
+def end_game(gid: str, note: str) -> bool:
+    """End a running game now, by an operator's decision (the admin's "end stuck games"):
+    the round is scored as blocked and the match ends, with ``note`` kept in the log.
+
+    Returns False if the game is not being played (already over, or still waiting).
+    """
+    note = " ".join(str(note or "").split())
+    if not note:
+        raise Invalid("note_required", "Say why the game is ended.")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(public_id=gid).first()
+        if game is None:
+            raise NotFound("no_such_game", "There is no such game.")
+        if game.status != Status.PLAYING:
+            return False
+        state = state_from_record(game.state or {})
+        try:
+            state, events = adjudicate(state, note[:200], bytes.fromhex(game.seed))
+        except IllegalMove as error:
+            raise Illegal(error.code, error.message) from None
+        _record(game, state, events)
+        game.save(update_fields=RECORDED_FIELDS)
+    return True
+
+
+def adopt_guest_seats(guest_key: str, user_id: int, name: str) -> int:
+    """A guest signed in: their seats (and results) become the user's; the number moved.
+
+    A game where the account already has a seat keeps the guest's seat apart.
+    """
+    moved = 0
+    with transaction.atomic():
+        seats = Seat.objects.filter(guest_key=guest_key, user__isnull=True)
+        for seat in seats.select_related("game").select_for_update():
+            if Seat.objects.filter(game_id=seat.game_id, user_id=user_id).exists():
+                continue
+            seat.user_id = user_id
+            seat.name = clean_name(name)
+            seat.save(update_fields=["user", "name"])
+            GameResult.objects.filter(game_id=seat.game_id, seat=seat.index).update(
+                user_id=user_id, name=seat.name
+            )
+            moved += 1
+    return moved

@@ -8,18 +8,19 @@ from typing import Any
 
 from celery import shared_task
 from celery.signals import task_postrun, task_prerun, worker_process_init, worker_ready
-from django.conf import settings
-from django.utils import timezone
+from django.db import close_old_connections
+
+from . import notices, services
+from .live import start_sender_loop
+from .models import Game, Status
+from .review import review
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
 def bot_turn(gid: str, turn_number: int) -> bool:
-    from .services import play_bot_turn
-
-    return play_bot_turn(gid, turn_number)
-
-
-log = logging.getLogger(__name__)
+    return services.play_bot_turn(gid, turn_number)
 
 
 @shared_task(ignore_result=True)
@@ -30,21 +31,19 @@ def turn_timeout(gid: str, turn_number: int, deadline: str | None = None) -> boo
     restart's grace), the task queues itself again for the new deadline instead of leaving
     the turn to the sweeper.
     """
-    from .services import moved_deadline, timeout
-
-    if timeout(gid, turn_number):
+    if services.timeout(gid, turn_number):
         return True
     queued_for = datetime.fromisoformat(deadline) if deadline else None
-    later = moved_deadline(gid, turn_number, queued_for)
+    later = services.moved_deadline(gid, turn_number, queued_for)
     if later is not None:
         schedule_timeout(gid, turn_number, later)
     return False
 
 
 def schedule_timeout(gid: str, turn_number: int, deadline: datetime) -> None:
-    from .services import TIMEOUT_GRACE
-
-    turn_timeout.apply_async((gid, turn_number, deadline.isoformat()), eta=deadline + TIMEOUT_GRACE)
+    turn_timeout.apply_async(
+        (gid, turn_number, deadline.isoformat()), eta=deadline + services.TIMEOUT_GRACE
+    )
 
 
 # How far ahead each sweep queues the timeouts to come: three sweeps (celery beat sends one a
@@ -65,15 +64,13 @@ def sweep_timeouts() -> int:
     One game that fails (a database error, a bug) is logged and skipped: it must not stop the
     sweep from reaching the games after it.
     """
-    from .services import due_timeouts, timeout, upcoming_timeouts
-
     applied = 0
-    for gid, turn in due_timeouts():
+    for gid, turn in services.due_timeouts():
         try:
-            applied += timeout(gid, turn)
+            applied += services.timeout(gid, turn)
         except Exception:
             log.exception("sweep: timing out game %s turn %s failed", gid, turn)
-    for gid, turn, deadline in upcoming_timeouts(within=CLOCK_LOOKAHEAD):
+    for gid, turn, deadline in services.upcoming_timeouts(within=CLOCK_LOOKAHEAD):
         schedule_timeout(gid, turn, deadline)
     return applied
 
@@ -85,66 +82,34 @@ def _release_connection(sender: Any = None, **kwargs: object) -> None:
 
     Not for a task run eagerly (``apply()``): that runs inside its caller's transaction.
     """
-    from django.db import close_old_connections
-
     if not getattr(getattr(sender, "request", None), "is_eager", False):
         close_old_connections()
 
 
 @worker_process_init.connect
 def _keep_one_sender_loop(**kwargs: object) -> None:
-    from .live import start_sender_loop
-
     start_sender_loop()
 
 
 @worker_ready.connect
 def _grace_after_restart(**kwargs: object) -> None:
-    from .services import grant_restart_grace
-
-    for gid, turn, deadline in grant_restart_grace():
+    for gid, turn, deadline in services.grant_restart_grace():
         schedule_timeout(gid, turn, deadline)
-
-
-def queue_turn_work(gid: str, seat: int, turn_number: int, work: tuple[str, Any]) -> None:
-    """After a turn starts (and commits): queue its bot move, clock or notice."""
-    kind, deadline = work
-    if kind == "bot":
-        bot_turn.apply_async((gid, turn_number), countdown=settings.RUMMI_BOT_PAUSE)
-    elif kind == "clock":
-        # Live clocks only (correspondence deadlines are days away). A clock that runs out
-        # before the next sweeps could queue it is queued now; every other is the sweeper's.
-        if deadline - timezone.now() <= CLOCK_LOOKAHEAD:
-            schedule_timeout(gid, turn_number, deadline)
-    elif kind == "notice":
-        from .models import Game
-        from .notices import queue_turn_notice
-
-        game = Game.objects.filter(public_id=gid, turn_number=turn_number).first()
-        if game is not None:
-            queue_turn_notice(game, seat)
 
 
 @shared_task(ignore_result=True)
 def send_digests() -> int:
-    from .notices import send_digests as send
-
-    return send()
+    return notices.send_digests()
 
 
 @shared_task(ignore_result=True)
 def warn_clocks() -> int:
-    from .notices import warn_clocks as warn
-
-    return warn()
+    return notices.warn_clocks()
 
 
 @shared_task(ignore_result=True)
 def review_game(gid: str) -> bool:
     """Compare every turn of a finished game with the solver's best play (can take a while)."""
-    from .models import Game, Status
-    from .review import review
-
     game = Game.objects.filter(public_id=gid, status=Status.FINISHED, review__isnull=True).first()
     if game is None:
         return False

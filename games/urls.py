@@ -10,9 +10,6 @@ urlpatterns = [
     path("join/<str:token>/", views.join, name="join"),
     path("g/<str:gid>/", views.game_page, name="game"),
     path("g/<str:gid>/replay/", views.replay_page, name="replay"),
-    path(
-        "g/<str:gid>/replay/<int:seq>/puzzle", views.missed_play_puzzle, name="missed_play_puzzle"
-    ),
     path("g/<str:gid>/record.json", views.record, name="record"),
     path("g/<str:gid>/verify/", views.verify, name="verify"),
     path("api/games/", api.create, name="api_create"),

@@ -14,20 +14,21 @@ from django.views.decorators.http import require_http_methods
 
 from games.engine.audit import audit_record
 from games.engine.rules import Rules
+from rummi_site.jsonapi import status_of
 
 from . import services
 from .api import invites
+from .errors import DomainError
 from .forms import JoinForm, NewGameForm
-from .identity import become_guest, viewer_of
+from .identity import GUEST_NAME, become_guest, identity_of
 from .models import Game, Seat, Status
 from .replay import replay_steps
-from .review import hints_allowed, position_before
-from .services import ServiceError
+from .review import hints_allowed
 from .tasks import review_game
 
 
 def _my_games(request: HttpRequest) -> list[dict[str, Any]]:
-    viewer = viewer_of(request)
+    viewer = identity_of(request)
     if viewer.user_id is not None:
         seats = Seat.objects.filter(user_id=viewer.user_id)
     elif viewer.guest_key:
@@ -63,7 +64,7 @@ def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRes
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return _home(request, NewGameForm(initial={"name": request.session.get("guest_name", "")}))
+    return _home(request, NewGameForm(initial={"name": request.session.get(GUEST_NAME, "")}))
 
 
 @require_http_methods(["POST"])
@@ -72,10 +73,10 @@ def new_game(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _home(request, form, status=400)
     try:
-        viewer = become_guest(request, form.cleaned_data["name"] or viewer_of(request).name)
+        viewer = become_guest(request, form.cleaned_data["name"] or identity_of(request).name)
         game = services.create_game(viewer, form.options())
-    except ServiceError as error:
-        return render(request, "games/error.html", {"error": error.body}, status=error.status)
+    except DomainError as error:
+        return render(request, "games/error.html", {"error": error.body}, status=status_of(error))
     return redirect(game)
 
 
@@ -83,7 +84,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
 def join(request: HttpRequest, token: str) -> HttpResponse:
     seat = get_object_or_404(Seat.objects.select_related("game"), invite_token=token)
     game = seat.game
-    viewer = viewer_of(request)
+    viewer = identity_of(request)
     if services.seat_of(game, viewer) is not None:
         return redirect(game)
     if request.method == "POST":
@@ -93,17 +94,17 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         try:
             viewer = become_guest(request, form.cleaned_data["name"] or viewer.name)
             services.join_game(viewer, token)
-        except ServiceError as error:
+        except DomainError as error:
             context = {"game": game, "form": form, "error": error.body}
-            return render(request, "games/join.html", context, status=error.status)
+            return render(request, "games/join.html", context, status=status_of(error))
         return redirect(game)
-    form = JoinForm(initial={"name": request.session.get("guest_name", "")})
+    form = JoinForm(initial={"name": request.session.get(GUEST_NAME, "")})
     return render(request, "games/join.html", {"game": game, "form": form})
 
 
 def game_page(request: HttpRequest, gid: str) -> HttpResponse:
     game = get_object_or_404(Game, public_id=gid)
-    viewer = viewer_of(request)
+    viewer = identity_of(request)
     summary = services.game_summary(game, viewer)
     if game.status == Status.WAITING:
         return render(
@@ -178,23 +179,3 @@ def verify(request: HttpRequest, gid: str) -> HttpResponse:
         events = [e.payload for e in game.events.order_by("seq")]
         _, check = audit_record({"events": events, "seed": game.seed})
     return render(request, "games/verify.html", {"game": game, "check": check})
-
-
-@require_http_methods(["POST"])
-def missed_play_puzzle(request: HttpRequest, gid: str, seq: int) -> HttpResponse:
-    """Open a reviewed turn's missed play as a puzzle shared by link (the puzzle editor's)."""
-    from puzzles.editor import save_user_puzzle
-    from puzzles.services import PuzzleError
-
-    game = get_object_or_404(Game, public_id=gid, status=Status.FINISHED)
-    row = next((r for r in game.review or [] if r["seq"] == seq), None)
-    if row is None or not row["missed"] or not row.get("opened"):
-        error = {"message": "That turn has no missed play to open as a puzzle."}
-        return render(request, "games/error.html", {"error": error}, status=404)
-    table, rack, _ = position_before(game, seq)
-    user = request.user.pk if request.user.is_authenticated else None
-    try:
-        puzzle = save_user_puzzle(table, rack, user)
-    except PuzzleError as error:
-        return render(request, "games/error.html", {"error": {"message": str(error)}}, status=422)
-    return redirect(puzzle.get_absolute_url())

@@ -42,12 +42,13 @@ from __future__ import annotations
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
+from games.errors import Invalid
+from games.identity import guest_key, identity_of
 from rummi_site.jsonapi import json_errors, read_body
 
 from . import daily as dailies
 from . import editor as editing
 from . import services
-from .services import PuzzleError, player_of
 
 
 def _mode(value: object) -> str:
@@ -59,14 +60,14 @@ def _mode(value: object) -> str:
 def trainer(request: HttpRequest) -> JsonResponse:
     mode = _mode(request.GET.get("mode"))
     if mode not in ("trainer", "streak"):
-        raise PuzzleError(400, "bad_mode", "mode must be trainer or streak.")
-    return JsonResponse(services.trainer_state(player_of(request), mode))
+        raise Invalid("bad_mode", "mode must be trainer or streak.")
+    return JsonResponse(services.trainer_state(identity_of(request), mode))
 
 
 @require_GET
 @json_errors
 def daily(request: HttpRequest) -> JsonResponse:
-    return JsonResponse(dailies.daily_state(player_of(request), dailies.today()))
+    return JsonResponse(dailies.daily_state(identity_of(request), dailies.today()))
 
 
 @require_POST
@@ -74,7 +75,9 @@ def daily(request: HttpRequest) -> JsonResponse:
 def attempt(request: HttpRequest, slug: str) -> JsonResponse:
     body = read_body(request)
     puzzle = services.get_puzzle(slug)
-    player = player_of(request, create=True)
+    if not request.user.is_authenticated:
+        guest_key(request.session)  # a first puzzle makes the visitor a guest
+    player = identity_of(request)
     found, created = services.start_attempt(puzzle, player, _mode(body.get("mode")))
     return JsonResponse(services.attempt_json(found), status=201 if created else 200)
 
@@ -84,21 +87,21 @@ def attempt(request: HttpRequest, slug: str) -> JsonResponse:
 def submit(request: HttpRequest, slug: str) -> JsonResponse:
     body = read_body(request)
     puzzle = services.get_puzzle(slug)
-    return JsonResponse(services.submit(puzzle, player_of(request), body.get("table")))
+    return JsonResponse(services.submit(puzzle, identity_of(request), body.get("table")))
 
 
 @require_POST
 @json_errors
 def hint(request: HttpRequest, slug: str) -> JsonResponse:
     puzzle = services.get_puzzle(slug)
-    return JsonResponse(services.hint(puzzle, player_of(request)))
+    return JsonResponse(services.hint(puzzle, identity_of(request)))
 
 
 @require_POST
 @json_errors
 def give_up(request: HttpRequest, slug: str) -> JsonResponse:
     puzzle = services.get_puzzle(slug)
-    return JsonResponse(services.give_up(puzzle, player_of(request)))
+    return JsonResponse(services.give_up(puzzle, identity_of(request)))
 
 
 @require_POST

@@ -11,8 +11,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
+from games.errors import Unavailable
+from games.identity import Identity
+
 from .models import Attempt, DailyPuzzle, Puzzle
-from .services import Player, PuzzleError, puzzle_summary, trainer_puzzles
+from .services import puzzle_summary, trainer_puzzles
 
 DAILY_MIN_LEVEL = 3
 DAILY_GAP = dt.timedelta(days=365)
@@ -31,7 +34,7 @@ def pick_daily(date: dt.date) -> DailyPuzzle:
         return existing
     puzzle = _daily_choice(date)
     if puzzle is None:
-        raise PuzzleError(503, "no_puzzles", "There are no puzzles to pick from yet.")
+        raise Unavailable("no_puzzles", "There are no puzzles to pick from yet.")
     try:
         with transaction.atomic():
             return DailyPuzzle.objects.create(date=date, puzzle=puzzle)
@@ -77,7 +80,7 @@ def daily_leaderboard(daily: DailyPuzzle) -> list[dict[str, Any]]:
     ]
 
 
-def daily_streak(player: Player, on: dt.date) -> int:
+def daily_streak(player: Identity, on: dt.date) -> int:
     """Days in a row, up to ``on`` (or the day before, if ``on``'s is not solved yet), on
     which the player solved the daily."""
     if player.anonymous:
@@ -100,7 +103,7 @@ def daily_streak(player: Player, on: dt.date) -> int:
     return streak
 
 
-def daily_state(player: Player, on: dt.date) -> dict[str, Any]:
+def daily_state(player: Identity, on: dt.date) -> dict[str, Any]:
     daily = pick_daily(on)
     mine = (
         Attempt.objects.filter(

@@ -11,11 +11,12 @@ from games.engine.errors import InvalidInput
 from games.engine.melds import meld_error
 from games.engine.solver import solve
 from games.engine.tiles import Tile, parse_tiles
+from games.errors import Illegal, Invalid
 
 from .arrangements import CLASSIC, codes, rearrangement
 from .generator import Features, count_solutions, grade, parse_table, puzzle_rating
 from .models import Puzzle
-from .services import PuzzleError, parse_melds
+from .services import parse_melds
 
 MAX_EDITOR_RACK = 20
 MAX_EDITOR_TABLE = 80
@@ -31,18 +32,16 @@ def check_position(table: object, rack: object) -> dict[str, Any]:
     """What the solver says of an editor position: how many rack tiles can go down, and how."""
     melds = parse_melds(table, "table")
     if not isinstance(rack, list) or not all(isinstance(code, str) for code in rack):
-        raise PuzzleError(400, "bad_rack", "rack must be a list of tile codes.")
+        raise Invalid("bad_rack", "rack must be a list of tile codes.")
     try:
         tiles = parse_tiles(rack)
     except InvalidInput as error:
-        raise PuzzleError(400, "bad_rack", str(error)) from None
+        raise Invalid("bad_rack", str(error)) from None
     _check_editor_position(melds, tiles)
     try:
         best = solve(CLASSIC, [list(m) for m in melds], tiles, True)
     except AssertionError:
-        raise PuzzleError(
-            422, "solver_failed", "The solver could not work this position out."
-        ) from None
+        raise Illegal("solver_failed", "The solver could not work this position out.") from None
     return {
         "tiles_placeable": best.tiles_played,
         "rack_size": len(tiles),
@@ -53,25 +52,23 @@ def check_position(table: object, rack: object) -> dict[str, Any]:
 
 def _check_editor_position(melds: Sequence[Sequence[Tile]], rack: Sequence[Tile]) -> None:
     if not rack:
-        raise PuzzleError(400, "bad_rack", "Put at least one tile on the rack.")
+        raise Invalid("bad_rack", "Put at least one tile on the rack.")
     if len(rack) > MAX_EDITOR_RACK:
-        raise PuzzleError(400, "bad_rack", f"A rack holds at most {MAX_EDITOR_RACK} tiles here.")
+        raise Invalid("bad_rack", f"A rack holds at most {MAX_EDITOR_RACK} tiles here.")
     if sum(len(m) for m in melds) > MAX_EDITOR_TABLE:
-        raise PuzzleError(
-            400, "bad_table", f"The table holds at most {MAX_EDITOR_TABLE} tiles here."
-        )
+        raise Invalid("bad_table", f"The table holds at most {MAX_EDITOR_TABLE} tiles here.")
     for meld in melds:
         error = meld_error(list(meld), CLASSIC.max_number)
         if error is not None:
-            raise PuzzleError(422, "meld_invalid", error[0].upper() + error[1:] + ".")
+            raise Illegal("meld_invalid", error[0].upper() + error[1:] + ".")
     counts: dict[Tile, int] = {}
     for tile in [t for m in melds for t in m] + list(rack):
         counts[tile] = counts.get(tile, 0) + 1
     for tile, count in counts.items():
         limit = CLASSIC.tile_set.jokers if tile.is_joker else CLASSIC.tile_set.copies
         if count > limit:
-            raise PuzzleError(
-                422, "too_many_copies", f"A classic set has {limit} of {tile}; this has {count}."
+            raise Illegal(
+                "too_many_copies", f"A classic set has {limit} of {tile}; this has {count}."
             )
 
 
@@ -79,7 +76,7 @@ def save_user_puzzle(table: object, rack: object, user_id: int | None) -> Puzzle
     """Save an editor position as a puzzle shared by link; its goal is what the solver can do."""
     checked = check_position(table, rack)
     if not checked["tiles_placeable"]:
-        raise PuzzleError(422, "nothing_playable", "No rack tile can go down: that is no puzzle.")
+        raise Illegal("nothing_playable", "No rack tile can go down: that is no puzzle.")
     melds = parse_melds(table, "table")
     tiles = parse_tiles(rack)  # type: ignore[arg-type]
     solution = parse_table(checked["solution"])

@@ -1,6 +1,7 @@
 """The puzzle trainer's rules: who plays, which puzzle comes next, attempts and their ratings,
 a guest's progress joining their account. Views call these (and puzzles/daily.py,
-puzzles/editor.py) and turn :class:`PuzzleError` into JSON.
+puzzles/editor.py) with the asker's :class:`games.identity.Identity`; refusals are the domain
+errors of games/errors.py, answered as JSON at the edge (rummi_site/jsonapi.py).
 
 Ratings (Glicko-2, :mod:`puzzles.glicko`): a player's first finished attempt at a generated
 puzzle is a game against the puzzle. A clean solve scores 1, each hint halves that (a hint is
@@ -11,29 +12,22 @@ change nothing.
 from __future__ import annotations
 
 import datetime as dt
-import secrets
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, F, QuerySet
 from django.db.models.functions import Abs
-from django.http import HttpRequest
 from django.utils import timezone
 
 from games.engine.errors import IllegalMove, InvalidInput
 from games.engine.tiles import Tile, parse_tiles
-from games.identity import GUEST_KEY
-from rummi_site.jsonapi import ApiError
+from games.errors import Conflict, Illegal, Invalid, NotFound
+from games.identity import Identity
 
 from . import glicko
 from .arrangements import codes, played_tiles, rearrangement
 from .generator import parse_table
 from .models import Attempt, DailyPuzzle, PlayerRating, Puzzle
-
-# The key games use for a guest is popped when the guest signs in (accounts/signals.py), maybe
-# before our receiver runs; this copy lets puzzle progress follow them too.
-PUZZLE_GUEST_KEY = "puzzles_guest_key"
 
 RAMP_LEVELS = (1, 2, 3, 4)
 RAMP_PER_LEVEL = 3
@@ -43,56 +37,11 @@ STREAK_BASE = 700.0
 STREAK_STEP = 80.0
 
 
-class PuzzleError(ApiError):
-    """A request the trainer refuses: an HTTP status, a stable code and a sentence."""
-
-
 # ---------------------------------------------------------------------------------------------
-# Who plays
+# Who plays: an Identity (games/identity.py), a signed-in user or a guest by session key.
 
 
-@dataclass(frozen=True)
-class Player:
-    """A signed-in user or a guest (by session key); ``anonymous`` when neither yet."""
-
-    user_id: int | None = None
-    guest_key: str = ""
-    name: str = ""
-
-    @property
-    def anonymous(self) -> bool:
-        return self.user_id is None and not self.guest_key
-
-    def owns(self) -> Q:
-        """The rows (attempts, ratings) that belong to this player."""
-        if self.user_id is not None:
-            return Q(user_id=self.user_id)
-        return Q(user__isnull=True, guest_key=self.guest_key)
-
-    def fields(self) -> dict[str, Any]:
-        if self.user_id is not None:
-            return {"user_id": self.user_id, "guest_key": ""}
-        return {"user_id": None, "guest_key": self.guest_key}
-
-
-def player_of(request: HttpRequest, create: bool = False) -> Player:
-    """The player behind a request; ``create`` gives an anonymous visitor a guest key."""
-    user = request.user
-    if user.is_authenticated:
-        return Player(user_id=user.pk, name=user.get_username())
-    session = request.session
-    key = session.get(GUEST_KEY) or session.get(PUZZLE_GUEST_KEY) or ""
-    if not key and create:
-        key = secrets.token_urlsafe(24)
-    if key:
-        if not session.get(GUEST_KEY):
-            session[GUEST_KEY] = key
-        if session.get(PUZZLE_GUEST_KEY) != key:
-            session[PUZZLE_GUEST_KEY] = key
-    return Player(guest_key=key, name="Guest")
-
-
-def rating_of(player: Player, create: bool = False) -> PlayerRating | None:
+def rating_of(player: Identity, create: bool = False) -> PlayerRating | None:
     if player.anonymous:
         return None
     found = PlayerRating.objects.filter(player.owns()).first()
@@ -105,7 +54,7 @@ def rating_of(player: Player, create: bool = False) -> PlayerRating | None:
     return found
 
 
-def rating_json(player: Player) -> dict[str, Any]:
+def rating_json(player: Identity) -> dict[str, Any]:
     found = rating_of(player)
     return (found or PlayerRating()).to_json()
 
@@ -119,13 +68,13 @@ def trainer_puzzles() -> QuerySet[Puzzle]:
     return Puzzle.objects.filter(public=True, source=Puzzle.Source.GENERATED)
 
 
-def attempted_ids(player: Player) -> set[int]:
+def attempted_ids(player: Identity) -> set[int]:
     if player.anonymous:
         return set()
     return set(Attempt.objects.filter(player.owns()).values_list("puzzle_id", flat=True))
 
 
-def ramp_progress(player: Player) -> dict[str, Any]:
+def ramp_progress(player: Identity) -> dict[str, Any]:
     """How far the player is through the ramp: solved puzzles per ramp level."""
     solved: dict[int, int] = {level: 0 for level in RAMP_LEVELS}
     if not player.anonymous:
@@ -164,7 +113,7 @@ def _ramp_technique(level: int) -> str:
 
 
 def next_puzzle(
-    player: Player, mode: str = "trainer", today: dt.date | None = None
+    player: Identity, mode: str = "trainer", today: dt.date | None = None
 ) -> Puzzle | None:
     """The ramp in order until done, then the unseen puzzle nearest the player's rating
     (the band widening when nothing fits); in streak mode, rising difficulty."""
@@ -182,7 +131,7 @@ def next_puzzle(
     return _nearest(pool.exclude(pk__in=seen), found.rating if found else 1500.0)
 
 
-def _unsolved(puzzles: QuerySet[Puzzle], player: Player) -> Puzzle | None:
+def _unsolved(puzzles: QuerySet[Puzzle], player: Identity) -> Puzzle | None:
     solved = Attempt.objects.filter(player.owns(), solved=True).values("puzzle_id")
     return puzzles.exclude(pk__in=solved).first()
 
@@ -202,7 +151,7 @@ def _upcoming_dailies(today: dt.date | None) -> QuerySet[DailyPuzzle]:
     return DailyPuzzle.objects.filter(date__gte=today).values("puzzle_id")
 
 
-def next_streak_puzzle(player: Player, today: dt.date | None = None) -> Puzzle | None:
+def next_streak_puzzle(player: Identity, today: dt.date | None = None) -> Puzzle | None:
     """Streak puzzle number ``n`` is the one rated nearest ``STREAK_BASE + n * STREAK_STEP``
     not yet met in this streak (never-attempted ones first)."""
     found = rating_of(player)
@@ -217,7 +166,7 @@ def next_streak_puzzle(player: Player, today: dt.date | None = None) -> Puzzle |
     return _nearest(pool.exclude(pk__in=attempted_ids(player)), target) or _nearest(pool, target)
 
 
-def trainer_state(player: Player, mode: str = "trainer") -> dict[str, Any]:
+def trainer_state(player: Identity, mode: str = "trainer") -> dict[str, Any]:
     """What the trainer page and ``GET /puzzles/api/trainer`` show."""
     puzzle = next_puzzle(player, mode)
     return {
@@ -246,11 +195,11 @@ def puzzle_summary(puzzle: Puzzle, mode: str = "trainer") -> dict[str, Any]:
 def get_puzzle(slug: str) -> Puzzle:
     puzzle = Puzzle.objects.filter(slug=slug).first()
     if puzzle is None:
-        raise PuzzleError(404, "no_such_puzzle", "There is no such puzzle.")
+        raise NotFound("no_such_puzzle", "There is no such puzzle.")
     return puzzle
 
 
-def open_attempt(puzzle: Puzzle, player: Player) -> Attempt | None:
+def open_attempt(puzzle: Puzzle, player: Identity) -> Attempt | None:
     if player.anonymous:
         return None
     return (
@@ -260,15 +209,15 @@ def open_attempt(puzzle: Puzzle, player: Player) -> Attempt | None:
     )
 
 
-def _require_attempt(puzzle: Puzzle, player: Player) -> Attempt:
+def _require_attempt(puzzle: Puzzle, player: Identity) -> Attempt:
     attempt = open_attempt(puzzle, player)
     if attempt is None:
-        raise PuzzleError(409, "no_attempt", "Start the puzzle first.")
+        raise Conflict("no_attempt", "Start the puzzle first.")
     return attempt
 
 
 def start_attempt(
-    puzzle: Puzzle, player: Player, mode: str = "trainer", now: dt.datetime | None = None
+    puzzle: Puzzle, player: Identity, mode: str = "trainer", now: dt.datetime | None = None
 ) -> tuple[Attempt, bool]:
     """The player's open attempt at ``puzzle``, or a new one; ``True`` when new.
 
@@ -277,7 +226,7 @@ def start_attempt(
     """
     now = now or timezone.now()
     if mode not in Attempt.Mode.values:
-        raise PuzzleError(400, "bad_mode", f"mode must be one of {', '.join(Attempt.Mode.values)}.")
+        raise Invalid("bad_mode", f"mode must be one of {', '.join(Attempt.Mode.values)}.")
     existing = open_attempt(puzzle, player)
     if existing is not None:
         return existing, False
@@ -291,13 +240,13 @@ def start_attempt(
     return attempt, True
 
 
-def _checked_mode(puzzle: Puzzle, player: Player, mode: str, now: dt.datetime) -> str:
+def _checked_mode(puzzle: Puzzle, player: Identity, mode: str, now: dt.datetime) -> str:
     if not puzzle.public or puzzle.source == Puzzle.Source.USER:
         return Attempt.Mode.SHARED
     if mode == Attempt.Mode.DAILY:
         daily = DailyPuzzle.objects.filter(date=now.date()).first()
         if daily is None or daily.puzzle_id != puzzle.pk:
-            raise PuzzleError(400, "not_the_daily", "This is not today's daily puzzle.")
+            raise Invalid("not_the_daily", "This is not today's daily puzzle.")
         if Attempt.objects.filter(
             player.owns(), puzzle=puzzle, mode=mode, started__date=now.date()
         ).exists():
@@ -305,7 +254,7 @@ def _checked_mode(puzzle: Puzzle, player: Player, mode: str, now: dt.datetime) -
     if mode == Attempt.Mode.STREAK:
         expected = next_streak_puzzle(player, now.date())
         if expected is None or expected.pk != puzzle.pk:
-            raise PuzzleError(400, "not_the_streak_puzzle", "This is not your next streak puzzle.")
+            raise Invalid("not_the_streak_puzzle", "This is not your next streak puzzle.")
     return mode
 
 
@@ -319,12 +268,13 @@ def attempt_json(attempt: Attempt) -> dict[str, Any]:
 
 
 def submit(
-    puzzle: Puzzle, player: Player, table: object, now: dt.datetime | None = None
+    puzzle: Puzzle, player: Identity, table: object, now: dt.datetime | None = None
 ) -> dict[str, Any]:
     """Check a final table; a legal one meeting the goal solves the attempt.
 
-    Raises ``PuzzleError`` 400 for malformed tables, 422 with the engine's code and sentence
-    for an illegal turn or one that falls short of the goal (a mistake, the attempt stays open).
+    Raises :class:`Invalid` for malformed tables, :class:`Illegal` with the engine's code and
+    sentence for an illegal turn or one that falls short of the goal (a mistake, the attempt
+    stays open).
     """
     attempt = _require_attempt(puzzle, player)
     after = parse_melds(table, "table")
@@ -332,12 +282,12 @@ def submit(
         played = played_tiles(parse_table(puzzle.table), parse_tiles(puzzle.rack), after)
     except IllegalMove as error:
         _count_mistake(attempt)
-        raise PuzzleError(422, error.code, error.message) from None
+        raise Illegal(error.code, error.message) from None
     except InvalidInput as error:
-        raise PuzzleError(400, "bad_table", str(error)) from None
+        raise Invalid("bad_table", str(error)) from None
     if len(played) < puzzle.tiles_needed:
         _count_mistake(attempt)
-        raise PuzzleError(422, "goal_not_met", _short_of_goal(puzzle, len(played)))
+        raise Illegal("goal_not_met", _short_of_goal(puzzle, len(played)))
     result = _finish(attempt, solved=True, now=now or timezone.now())
     return {"solved": True, "played": [str(t) for t in played], **result}
 
@@ -357,25 +307,25 @@ def parse_melds(value: object, name: str) -> tuple[tuple[Tile, ...], ...]:
     if not isinstance(value, list) or not all(
         isinstance(meld, list) and all(isinstance(code, str) for code in meld) for meld in value
     ):
-        raise PuzzleError(400, f"bad_{name}", f"{name} must be a list of melds of tile codes.")
+        raise Invalid(f"bad_{name}", f"{name} must be a list of melds of tile codes.")
     try:
         return parse_table(value)
     except InvalidInput as error:
-        raise PuzzleError(400, f"bad_{name}", str(error)) from None
+        raise Invalid(f"bad_{name}", str(error)) from None
 
 
-def hint(puzzle: Puzzle, player: Player) -> dict[str, Any]:
+def hint(puzzle: Puzzle, player: Identity) -> dict[str, Any]:
     """The next meld of the solution that takes rack tiles; each costs rating (and, in a
     streak, ends it)."""
     attempt = _require_attempt(puzzle, player)
     melds = hint_melds(puzzle)
     if attempt.hints >= len(melds):
-        raise PuzzleError(409, "no_more_hints", "Every meld with rack tiles has been shown.")
+        raise Conflict("no_more_hints", "Every meld with rack tiles has been shown.")
     claimed = Attempt.objects.filter(
         pk=attempt.pk, finished__isnull=True, hints=attempt.hints
     ).update(hints=F("hints") + 1)
     if not claimed:
-        raise PuzzleError(409, "conflict", "Another request changed this attempt; try again.")
+        raise Conflict("conflict", "Another request changed this attempt; try again.")
     if attempt.mode == Attempt.Mode.STREAK:
         _end_streak(player)
     meld = melds[attempt.hints]
@@ -395,13 +345,13 @@ def hint_melds(puzzle: Puzzle) -> list[list[str]]:
     return [codes([meld])[0] for meld, uses in zip(solution, from_rack, strict=True) if uses]
 
 
-def give_up(puzzle: Puzzle, player: Player, now: dt.datetime | None = None) -> dict[str, Any]:
+def give_up(puzzle: Puzzle, player: Identity, now: dt.datetime | None = None) -> dict[str, Any]:
     """The solution; the open attempt counts as a loss. A player who already finished the
     puzzle may see it again for free."""
     attempt = open_attempt(puzzle, player)
     if attempt is None:
         if player.anonymous or not Attempt.objects.filter(player.owns(), puzzle=puzzle).exists():
-            raise PuzzleError(409, "no_attempt", "Start the puzzle first.")
+            raise Conflict("no_attempt", "Start the puzzle first.")
         return {"solution": puzzle.solution, "solved": False, "rating": None}
     result = _finish(attempt, solved=False, now=now or timezone.now())
     return {"solution": puzzle.solution, "solved": False, **result}
@@ -415,15 +365,15 @@ def _finish(attempt: Attempt, solved: bool, now: dt.datetime) -> dict[str, Any]:
             finished=now, solved=solved, gave_up=not solved, seconds=seconds
         )
         if not claimed:
-            raise PuzzleError(409, "already_finished", "This attempt is already over.")
+            raise Conflict("already_finished", "This attempt is already over.")
         attempt.refresh_from_db()
-        player = Player(user_id=attempt.user_id, guest_key=attempt.guest_key)
+        player = Identity(user_id=attempt.user_id, guest_key=attempt.guest_key)
         change = _rate(attempt, player) if _is_rated(attempt, player) else None
         _streak_after(attempt, player, solved)
     return {"seconds": round(seconds, 1), "hints": attempt.hints, "rating": change}
 
 
-def _is_rated(attempt: Attempt, player: Player) -> bool:
+def _is_rated(attempt: Attempt, player: Identity) -> bool:
     if attempt.mode == Attempt.Mode.SHARED:
         return False
     earlier = Attempt.objects.filter(player.owns(), puzzle_id=attempt.puzzle_id).exclude(
@@ -437,7 +387,7 @@ def score_of(attempt: Attempt) -> float:
     return HINT_FACTOR**attempt.hints if attempt.solved else 0.0
 
 
-def _rate(attempt: Attempt, player: Player) -> dict[str, Any]:
+def _rate(attempt: Attempt, player: Identity) -> dict[str, Any]:
     puzzle = Puzzle.objects.select_for_update().get(pk=attempt.puzzle_id)
     rating_of(player, create=True)
     mine = PlayerRating.objects.select_for_update().get(player.owns())
@@ -460,7 +410,7 @@ def _rate(attempt: Attempt, player: Player) -> dict[str, Any]:
     }
 
 
-def _streak_after(attempt: Attempt, player: Player, solved: bool) -> None:
+def _streak_after(attempt: Attempt, player: Identity, solved: bool) -> None:
     if attempt.mode != Attempt.Mode.STREAK:
         return
     if solved and attempt.hints == 0:
@@ -472,7 +422,7 @@ def _streak_after(attempt: Attempt, player: Player, solved: bool) -> None:
         _end_streak(player)
 
 
-def _end_streak(player: Player) -> None:
+def _end_streak(player: Identity) -> None:
     """A miss: the streak is over (its best is kept)."""
     PlayerRating.objects.filter(player.owns(), streak_best__lt=F("streak_current")).update(
         streak_best=F("streak_current")

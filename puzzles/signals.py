@@ -1,25 +1,20 @@
-"""A guest who signs up or signs in keeps their puzzle attempts, rating and streaks."""
+"""A guest who signs in keeps their puzzle attempts, rating and streaks.
+
+The games app's one sign-in receiver adopts the guest's seats, then sends ``guest_adopted``
+(games/signals.py); this app moves the rest on it, so the order is always seats first.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
-from django.http import HttpRequest
 
-from games.identity import GUEST_KEY
+from games.signals import guest_adopted
 
-from .services import PUZZLE_GUEST_KEY, adopt_guest
+from .services import adopt_guest
 
 
-@receiver(user_logged_in, dispatch_uid="puzzles.adopt_guest_progress")
-def adopt_guest_progress(
-    sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any
-) -> None:
-    if request is None or not hasattr(request, "session"):
-        return
-    # accounts' receiver pops the shared guest key, maybe before this runs: ours is a copy.
-    keys = {request.session.get(GUEST_KEY), request.session.pop(PUZZLE_GUEST_KEY, None)}
-    for key in sorted(k for k in keys if k):
-        adopt_guest(key, user)
+@receiver(guest_adopted, dispatch_uid="puzzles.adopt_guest_progress")
+def adopt_guest_progress(sender: Any, guest_key: str, user: Any, **kwargs: Any) -> None:
+    adopt_guest(guest_key, user)

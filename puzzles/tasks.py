@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from .daily import pick_daily, today
+
 
 @shared_task(ignore_result=True)
 def pick_daily_puzzle() -> str:
     """Pick today's daily puzzle (idempotent: a second run the same day changes nothing)."""
-    from .daily import pick_daily, today
-
     return pick_daily(today()).puzzle.slug

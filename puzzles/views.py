@@ -6,24 +6,29 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
+
+from games.errors import DomainError
+from games.identity import identity_of
+from games.models import Game, Status
+from games.review import position_before
+from rummi_site.jsonapi import status_of
 
 from . import daily as dailies
 from . import editor as editing
 from . import services
 from .forms import EditorForm
 from .models import Attempt, Puzzle
-from .services import PuzzleError, player_of
 
 MODES = ("trainer", "streak", "daily")
 
 
 @require_GET
 def trainer(request: HttpRequest) -> HttpResponse:
-    player = player_of(request)
+    player = identity_of(request)
     state = services.trainer_state(player)
     streak = services.next_puzzle(player, "streak")
     context = {
@@ -37,7 +42,7 @@ def trainer(request: HttpRequest) -> HttpResponse:
 def next_puzzle(request: HttpRequest) -> HttpResponse:
     """Go to the next puzzle of the trainer (or of the streak, ``?mode=streak``)."""
     mode = request.GET.get("mode", "trainer")
-    puzzle = services.next_puzzle(player_of(request), "streak" if mode == "streak" else "trainer")
+    puzzle = services.next_puzzle(identity_of(request), "streak" if mode == "streak" else "trainer")
     if puzzle is None:
         return HttpResponseRedirect(reverse("puzzles:trainer"))
     return HttpResponseRedirect(services.puzzle_summary(puzzle, mode)["url"])
@@ -63,7 +68,7 @@ def bootstrap(puzzle: Puzzle, mode: str) -> dict[str, Any]:
 
 
 def _puzzle_page(request: HttpRequest, puzzle: Puzzle, mode: str) -> HttpResponse:
-    player = player_of(request)
+    player = identity_of(request)
     attempt = services.open_attempt(puzzle, player)
     context = {
         "puzzle": puzzle,
@@ -100,11 +105,11 @@ def shared_page(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 @ensure_csrf_cookie
 def daily(request: HttpRequest) -> HttpResponse:
-    player = player_of(request)
+    player = identity_of(request)
     on = dailies.today()
     try:
         state = dailies.daily_state(player, on)
-    except PuzzleError as error:
+    except DomainError as error:
         raise Http404(error.message) from None
     puzzle = Puzzle.objects.get(slug=state["puzzle"]["slug"])
     context = {
@@ -138,8 +143,27 @@ def editor(request: HttpRequest) -> HttpResponse:
                 user = request.user.pk if request.user.is_authenticated else None
                 puzzle = editing.save_user_puzzle(table, rack, user)
                 return HttpResponseRedirect(puzzle.get_absolute_url())
-        except PuzzleError as error:
+        except DomainError as error:
             context["error"] = error.message
-            status = error.status
+            status = status_of(error)
             return render(request, "puzzles/editor.html", context, status=status)
     return render(request, "puzzles/editor.html", context)
+
+
+@require_http_methods(["POST"])
+def missed_play_puzzle(request: HttpRequest, gid: str, seq: int) -> HttpResponse:
+    """Open a finished game's reviewed turn, where a better play was missed, as a puzzle
+    shared by link (the editor's kind), from the game's replay page."""
+    game = get_object_or_404(Game, public_id=gid, status=Status.FINISHED)
+    row = next((r for r in game.review or [] if r["seq"] == seq), None)
+    if row is None or not row["missed"] or not row.get("opened"):
+        error = {"message": "That turn has no missed play to open as a puzzle."}
+        return render(request, "games/error.html", {"error": error}, status=404)
+    table, rack, _ = position_before(game, seq)
+    user = request.user.pk if request.user.is_authenticated else None
+    try:
+        puzzle = editing.save_user_puzzle(table, rack, user)
+    except DomainError as error:
+        context = {"error": {"message": error.message}}
+        return render(request, "games/error.html", context, status=status_of(error))
+    return redirect(puzzle.get_absolute_url())

@@ -7,6 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from celery import Celery
+from django.conf import settings
+
+from rummi_site.boot import settings_or_exit
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummi_site.settings")
 
@@ -21,10 +24,6 @@ def __getattr__(name: str) -> Any:
     worker or beat started with a bad environment stops with one line."""
     if name != "django_settings":
         raise AttributeError(name)
-    from django.conf import settings
-
-    from rummi_site.boot import settings_or_exit
-
     settings_or_exit()
     return settings
 

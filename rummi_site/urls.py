@@ -3,7 +3,11 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
+from puzzles.views import missed_play_puzzle
+
 urlpatterns = [
+    # A finished game's missed play, opened as a puzzle: the puzzles app's, under the game.
+    path("g/<str:gid>/replay/<int:seq>/puzzle", missed_play_puzzle, name="missed_play_puzzle"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),

@@ -89,10 +89,9 @@ def test_a_server_error_is_logged_with_its_traceback(
     alice: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from games import services, views
+    from games.identity import Identity
 
-    game = services.create_game(
-        services.Viewer(user_id=alice.pk, name="alice"), {"mode": "parlor", "players": 2}
-    )
+    game = services.create_game(Identity(user_id=alice.pk, name="alice"), {"mode": "parlor"})
 
     def broken(*args: Any) -> Any:
         raise RuntimeError("the summary broke")

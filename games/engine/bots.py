@@ -1,4 +1,4 @@
-"""Bots: an action for one seat, chosen from what that seat may see (RULES.md "A round").
+"""Bots: an action for one seat, chosen from what that seat may see (docs/rules.md "A round").
 
 ``choose_action(view, rng, strength)`` reads only a per-seat view (``projection.view_for``): the
 table, its own rack, everyone's rack *counts* and the pool *size*. It never sees another rack or

@@ -1,4 +1,4 @@
-"""``python -m games.engine``: the engine's command line (DESIGN.md, "Engine command line").
+"""``python -m games.engine``: the engine's command line (docs/design.md, "Engine command line").
 
 Commands read JSON on standard input where they take a position and print JSON. Bad input
 (invalid JSON, unknown tiles, a malformed position) exits with status 2 and prints
@@ -12,11 +12,15 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from .audit import audit_record
 from .errors import IllegalMove, InvalidInput
 from .melds import check_meld, meld_error
+from .projection import state_to_dict
 from .rules import Rules
+from .solver import solve
 from .tiles import Tile, parse_tiles
 from .turn import check_set_counts as _check_counts
+from .turn import check_turn_codes, parse_position_tiles
 
 USAGE = "usage: python -m games.engine {meld TILE... | check-turn | solve | replay} (JSON on stdin)"
 
@@ -47,7 +51,6 @@ def _field(data: object, name: str, kind: type | tuple[type, ...], default: Any 
 
 
 def cmd_check_turn(_args: Sequence[str], stdin: TextIO) -> Any:
-    from .turn import check_turn_codes
 
     data = _read_json(stdin)
     rules = Rules.from_dict(_field(data, "rules", (str, dict), "classic"))
@@ -72,14 +75,12 @@ def cmd_solve(_args: Sequence[str], stdin: TextIO) -> Any:
 
 
 def solve_position(data: object) -> dict[str, Any]:
-    """The best play for one position of DESIGN.md's ``solve`` command.
+    """The best play for one position of docs/design.md's ``solve`` command.
 
     The table is a list of melds, or a flat list of codes: loose tiles are first arranged
     into melds by the solver itself (a table joker then stands for what it stands for in that
     arrangement).
     """
-    from .solver import solve
-    from .turn import parse_position_tiles
 
     rules = Rules.from_dict(_field(data, "rules", (str, dict), "classic"))
     raw_table = _field(data, "table", list, [])
@@ -104,7 +105,6 @@ def solve_position(data: object) -> dict[str, Any]:
 
 
 def _arrange(rules: Rules, tiles: list[Tile]) -> list[list[Tile]]:
-    from .solver import solve
 
     if not tiles:
         return []
@@ -115,8 +115,6 @@ def _arrange(rules: Rules, tiles: list[Tile]) -> list[list[Tile]]:
 
 
 def cmd_replay(_args: Sequence[str], stdin: TextIO) -> Any:
-    from .audit import audit_record
-    from .projection import state_to_dict
 
     state, seed_check = audit_record(_read_json(stdin))
     return {"state": state_to_dict(state), "seed_check": seed_check}

@@ -1,16 +1,35 @@
 """Events: what happened in a game, in the past tense. The log of these is the truth.
 
 Each event is a frozen dataclass that turns into a JSON-ready dict (``to_dict``) with a
-``kind`` key, and back (``event_from_dict``). Events hold the full truth (racks, the pool
-order); :func:`games.engine.state.event_for` makes the copy a given viewer may see.
+``kind`` key and the schema version ``v``, and back (``event_from_dict``). Events hold the full
+truth (racks, the pool order); :func:`games.engine.projection.event_for` makes the copy a given
+viewer may see.
+
+Stored events are never rewritten (docs/design.md "Event versions"). A dict written by an
+older version is upgraded when it is read, one version at a time (``UPGRADES``), and a field
+added later gets its dataclass default, so every game ever played replays unchanged:
+
+>>> old = {"kind": "GameEnded", "winners": [1], "totals": [-5, 5], "seed": "00"}
+>>> event_from_dict(old)
+GameEnded(winners=(1,), totals=(-5, 5), seed='00', note='')
+>>> event_from_dict(old).to_dict()["v"] == EVENT_VERSION
+True
+
+Versions: 1 (no ``v`` key) is every event written before versions existed; 2 adds
+``GameEnded.note`` (why a game was ended by an operator, ``""`` otherwise) and the
+``adjudicated`` reason of ``RoundEnded``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from .errors import InvalidInput
+
+# The schema version every event is written with now; see UPGRADES for what each one changed.
+EVENT_VERSION = 2
 
 Melds = tuple[tuple[int, ...], ...]
 
@@ -27,6 +46,7 @@ class Event:
         # Not dataclasses.asdict: its deep copy cost more than the rest of a move's events.
         data: dict[str, Any] = {name: _thawed(getattr(self, name)) for name in names}
         data["kind"] = self.kind
+        data["v"] = EVENT_VERSION
         return data
 
 
@@ -96,7 +116,8 @@ class PlayerResigned(Event):
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded(Event):
-    """How the round ended (``going_out``, ``blocked``, ``resigned``), who won, the scores."""
+    """How the round ended (``going_out``, ``blocked``, ``resigned``, or ``adjudicated`` when an
+    operator ended the game: scored as blocked), who won, the scores."""
 
     kind: ClassVar[str] = "RoundEnded"
     round: int
@@ -108,12 +129,14 @@ class RoundEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):
-    """The match is over: winners, final totals, and the revealed seed (hex)."""
+    """The match is over: winners, final totals, the revealed seed (hex), and ``note``: why an
+    operator ended it (version 2; empty when the game ended by the rules)."""
 
     kind: ClassVar[str] = "GameEnded"
     winners: tuple[int, ...]
     totals: tuple[int, ...]
     seed: str
+    note: str = ""
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
@@ -146,14 +169,55 @@ def _frozen(value: Any) -> Any:
     return value
 
 
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 to 2: no field changed meaning; ``GameEnded.note`` is new (default ``""``)."""
+    return data
+
+
+# UPGRADES[n] turns a version-n dict into a version n+1 dict. A new version adds an entry here,
+# a default for each field it adds, and a record of it under tests/fixtures/records/.
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_version_1}
+
+# Each event class's fields: (name, has a default), looked up once per class.
+_FIELDS: dict[type[Event], tuple[tuple[str, bool], ...]] = {
+    cls: tuple((f.name, f.default is not MISSING) for f in fields(cls))
+    for cls in EVENT_TYPES.values()
+}
+
+
+def upgraded(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` at :data:`EVENT_VERSION`, upgraded step by step from the version it was written
+    with (a dict without ``v`` is version 1); raise :class:`InvalidInput` for a newer one."""
+    version = data.get("v", 1)
+    if version == EVENT_VERSION:
+        return data
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise InvalidInput(f"event schema version {version!r} is not a positive integer")
+    if version > EVENT_VERSION:
+        raise InvalidInput(
+            f"event schema version {version} is newer than this engine's {EVENT_VERSION}"
+        )
+    while version < EVENT_VERSION:
+        data = UPGRADES[version](dict(data))
+        version += 1
+    return {**data, "v": version}
+
+
 def event_from_dict(data: object) -> Event:
-    """Rebuild an event from its dict; raise :class:`InvalidInput` on a malformed one."""
+    """Rebuild an event from its dict, of any schema version; raise :class:`InvalidInput` on a
+    malformed one. A field the dict lacks takes the field's default if it has one."""
     if not isinstance(data, dict) or data.get("kind") not in EVENT_TYPES:
         raise InvalidInput(f"not an event: {str(data)[:80]}")
+    data = upgraded(data)
     cls = EVENT_TYPES[data["kind"]]
-    names = [f.name for f in fields(cls)]
-    missing = [n for n in names if n not in data]
+    values: dict[str, Any] = {}
+    missing = []
+    for name, has_default in _FIELDS[cls]:
+        if name in data:
+            value = data[name]
+            values[name] = value if isinstance(value, dict) else _frozen(value)
+        elif not has_default:
+            missing.append(name)
     if missing:
         raise InvalidInput(f"{data['kind']} event lacks {', '.join(missing)}")
-    values = {n: data[n] if isinstance(data[n], dict) else _frozen(data[n]) for n in names}
     return cls(**values)

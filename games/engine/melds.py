@@ -1,4 +1,4 @@
-"""Meld validation: groups and runs, jokers and values (RULES.md, "Melds").
+"""Meld validation: groups and runs, jokers and values (docs/rules.md, "Melds").
 
 A meld is an ordered sequence of tiles. Runs are written lowest first, so a joker's place in a
 run says which tile it stands for. Where a meld reads both as a run and as a group (only possible

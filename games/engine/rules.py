@@ -1,4 +1,4 @@
-"""Rule sets: which tiles, what opening threshold, what timeout penalty (RULES.md tables).
+"""Rule sets: which tiles, what opening threshold, what timeout penalty (docs/rules.md tables).
 
 >>> RULES["rush"].opening, RULES["rush"].tile_set.size
 (21, 73)

@@ -1,4 +1,4 @@
-"""Round and match scoring (RULES.md "Scoring", "Matches and modes").
+"""Round and match scoring (docs/rules.md "Scoring", "Matches and modes").
 
 >>> score_won_round([0, 7, 32], winner=0)
 [39, -7, -32]

@@ -1,4 +1,4 @@
-"""Game state, actions, ``apply`` and ``replay`` (RULES.md "A round", "Scoring", "Matches").
+"""Game state, actions, ``apply`` and ``replay`` (docs/rules.md "A round", "Scoring", "Matches").
 
 ``apply(state, action, seed=...) -> (state, events)`` decides what happens; ``evolve(state,
 event) -> state`` records it; ``replay(events) -> state`` folds ``evolve`` over a log, so a
@@ -6,7 +6,8 @@ replayed log gives exactly the state built step by step. The seed is passed in b
 (only when a deal or the final reveal needs it); the engine reads no clock and no global
 randomness.
 
-Choices where RULES.md is silent, each covered by a test:
+Choices where the rules are silent (docs/rules.md "Choices the engine makes"), each covered by
+a test:
 
 * Draw with an empty pool is a pass; ``Pass`` is accepted only when the pool is empty.
 * A timeout with an empty pool counts as a pass towards a blocked round.
@@ -213,6 +214,30 @@ def apply(
     after = _fold(state, events)
     closing = _round_end(after, events[-1], seed)
     return _fold(after, closing), events + closing
+
+
+def adjudicate(state: GameState, note: str, seed: bytes) -> tuple[GameState, list[Event]]:
+    """End a running game now, by an operator's decision (a stuck game, a tournament table).
+
+    The round in play is scored as if blocked (the lowest rack wins, resigned seats never gain;
+    its reason is ``adjudicated``) and the match ends on the totals after it, with ``note`` (why)
+    kept in the final event. Replaying the log gives the same end as any other.
+    """
+    if state.finished:
+        raise IllegalMove("game_over", "The game is over.")
+    if not state.racks:
+        raise IllegalMove("not_started", "The game has not been dealt yet.")
+    if commitment(seed) != state.commitment:
+        raise InvalidInput("the seed does not match this game's commitment")
+    note = " ".join(str(note).split())
+    if not note:
+        raise InvalidInput("say why the game is ended")
+    blocked = _blocked_round(state)
+    ended = RoundEnded(blocked.round, "adjudicated", blocked.winners, blocked.scores, blocked.racks)
+    after = _fold(state, [ended])
+    winners = match_winners(after.totals, after.active_seats)
+    closing = GameEnded(tuple(winners), after.totals, seed.hex(), note)
+    return _fold(after, [closing]), [ended, closing]
 
 
 def _decide(state: GameState, action: Action) -> list[Event]:

@@ -1,4 +1,4 @@
-"""Tiles, tile sets and the tile notation of RULES.md.
+"""Tiles, tile sets and the tile notation of docs/rules.md.
 
 A :class:`Tile` is a *kind* of tile (``R7``, ``J``); a physical tile is an integer id into a
 :class:`TileSet`, so two copies of ``R7`` stay distinct in the event log.

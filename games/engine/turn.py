@@ -1,4 +1,4 @@
-"""Checking a whole turn: table before, rack, table after (RULES.md "A round", rules 3-5).
+"""Checking a whole turn: table before, rack, table after (docs/rules.md "A round", rules 3-5).
 
 A play submits the whole table as it should stand at the end of the turn. The turn is legal when:
 

@@ -1,4 +1,4 @@
-// Meld rules for the board, mirroring games/engine/melds.py and turn.py (RULES.md, "Melds").
+// Meld rules for the board, mirroring games/engine/melds.py and turn.py (docs/rules.md, "Melds").
 // The board checks as the player works so it can glow valid melds and refuse an End turn the
 // server would reject; the server's check stays the truth (jokers' roles are left to it).
 

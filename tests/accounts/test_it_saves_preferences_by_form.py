@@ -1,4 +1,4 @@
-"""Preferences: a form of one checkbox, saved to that column alone."""
+"""Preferences: a form of one checkbox, kept by games.notices."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.forms import PreferencesForm
-from accounts.models import Profile
+from games.models import NoticeSettings
+from games.notices import set_turn_emails, turn_emails_on
 
 pytestmark = pytest.mark.django_db
 
@@ -25,26 +26,23 @@ def test_the_page_shows_the_checkbox_as_saved(alice: Any) -> None:
     html = _client(alice).get(reverse("preferences")).content.decode()
 
     assert 'type="checkbox" name="email_turn_notices"' in html and "checked" in html
-    Profile.objects.filter(user=alice).update(email_turn_notices=False)
+    set_turn_emails(alice.pk, False)
     html = _client(alice).get(reverse("preferences")).content.decode()
     assert "checked" not in html
 
 
 def test_it_saves_only_the_preference(alice: Any) -> None:
-    profile = Profile.of(alice)
     sent = timezone.now()
+    NoticeSettings.objects.create(user=alice, last_digest=sent)
     client = _client(alice)
-    # A digest sent while the page was open: saving must not put last_digest back.
-    Profile.objects.filter(pk=profile.pk).update(last_digest=sent)
 
     answer = client.post(reverse("preferences"), {})
     assert answer.status_code == 302 and answer["Location"] == reverse("preferences")
-    profile.refresh_from_db()
-    assert profile.email_turn_notices is False and profile.last_digest == sent
+    assert turn_emails_on(alice.pk) is False
+    assert NoticeSettings.objects.get(user=alice).last_digest == sent  # kept
 
     client.post(reverse("preferences"), {"email_turn_notices": "on"})
-    profile.refresh_from_db()
-    assert profile.email_turn_notices is True
+    assert turn_emails_on(alice.pk) is True
 
 
 @pytest.mark.parametrize(
@@ -62,4 +60,4 @@ def test_the_page_needs_a_sign_in() -> None:
     answer = Client().post(reverse("preferences"), {"email_turn_notices": "on"})
 
     assert answer.status_code == 302 and reverse("account_login") in answer["Location"]
-    assert not Profile.objects.exists()
+    assert not NoticeSettings.objects.exists()

@@ -23,6 +23,7 @@ from django.views.decorators.csrf import csrf_exempt
 from games import services
 from games.engine.rules import Rules
 from games.engine.state import replay, state_to_record
+from games.identity import Identity
 from games.models import Game
 from rummi_site.urls import urlpatterns as site_patterns
 
@@ -49,7 +50,7 @@ def make_game(request: HttpRequest) -> JsonResponse:
     """Body: players (names, seat order), options (as for a new game), and optionally racks
     (tile codes per seat), pool_head (codes drawn first, in order) and first (who starts)."""
     spec = json.loads(request.body)
-    viewers = [services.Viewer(user_id=_user(name).pk, name=name) for name in spec["players"]]
+    viewers = [Identity(user_id=_user(name).pk, name=name) for name in spec["players"]]
     options = {"players": len(viewers), **spec.get("options", {})}
     game = services.create_game(viewers[0], options)
     for index, viewer in enumerate(viewers[1:], start=1):

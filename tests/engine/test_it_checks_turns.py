@@ -1,4 +1,4 @@
-"""Turn rules of RULES.md (rules 3-5) and seed 000's manipulation table, table-driven."""
+"""Turn rules of docs/rules.md (rules 3-5) and seed 000's manipulation table, table-driven."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ LEGAL_AFTER_OPENING = [
     (["R3 R4 R5 R6 R7 R8"], "R6", ["R3 R4 R5 R6", "R6 R7 R8"], "R6"),
     # taking a tile from a four-group into a new run
     (["K9 B9 R9 Y9"], "Y10 Y11", ["K9 B9 R9", "Y9 Y10 Y11"], "Y10 Y11"),
-    # RULES.md joker examples
+    # docs/rules.md joker examples
     (["R4 R5 R6 J"], "K9 Y9 R7", ["R4 R5 R6 R7", "J K9 Y9"], "R7 K9 Y9"),
     (["R9 R10 R11 J"], "K12 Y12", ["R9 R10 R11", "J K12 Y12"], "K12 Y12"),
     (["R7 K7 Y7 B7", "R5 R6 J"], "K1 K2", ["K7 Y7 B7", "R5 R6 R7", "K1 K2 J"], "K1 K2"),

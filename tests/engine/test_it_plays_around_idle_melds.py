@@ -68,7 +68,7 @@ def test_a_table_joker_that_cannot_be_freed_still_helps_the_tiles_beside_it() ->
 
 
 def test_a_table_joker_that_may_be_freed_stands_for_anything() -> None:
-    # RULES.md rule 5: R7 moves into the run, the freed joker makes K1 K2 a run.
+    # docs/rules.md rule 5: R7 moves into the run, the freed joker makes K1 K2 a run.
     assert best(["R7 K7 Y7 B7", "R5 R6 J"], "K1 K2").tiles_played == 2
 
 

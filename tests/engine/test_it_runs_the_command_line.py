@@ -1,4 +1,4 @@
-"""``python -m games.engine``: the command-line contract of DESIGN.md."""
+"""``python -m games.engine``: the command-line contract of docs/design.md."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ The integer programme (after den Hertog and Hulshof, "Solving Rummikub problems 
 linear programming", 2006) is independent of the solver's method: one variable per possible
 meld (runs of three to five, longer runs being splittable, and groups, each with up to two
 jokers), one per rack tile kind, tile counts as equalities. scipy's ``milp`` solves it. Tables
-here hold no jokers (the programme does not model RULES.md rule 5; the exhaustive test does);
+here hold no jokers (the programme does not model docs/rules.md rule 5; the exhaustive test does);
 racks may.
 """
 

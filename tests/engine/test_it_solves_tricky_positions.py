@@ -43,7 +43,7 @@ def codes(solution: Solution) -> list[str]:
     return sorted(" ".join(map(str, meld)) for meld in solution.melds)
 
 
-# RULES.md rule 5, example by example
+# docs/rules.md rule 5, example by example
 
 
 def test_a_joker_that_was_not_replaced_cannot_leave() -> None:

@@ -1,4 +1,4 @@
-"""Meld rules of RULES.md, table-driven, with the seeds' examples."""
+"""Meld rules of docs/rules.md, table-driven, with the seeds' examples."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ VALID = [
     ("K11 K12 K13", "run", 36),
     ("K1 K2 K3 K4 K5 K6 K7 K8 K9 K10 K11 K12 K13", "run", 91),
     ("R5 R6 J", "run", 18),  # the joker is R7
-    ("R10 R11 J", "run", 33),  # RULES.md's value example
+    ("R10 R11 J", "run", 33),  # docs/rules.md's value example
     ("J R11 R12", "run", 33),
     ("R4 J R6", "run", 15),
     ("J B2 B3", "run", 6),  # joker as B1

@@ -11,8 +11,8 @@ from django.test import Client
 
 from games import services
 from games.engine.state import replay, state_from_record
+from games.identity import Identity
 from games.models import Game
-from games.services import Viewer
 
 
 @pytest.fixture(autouse=True)
@@ -23,7 +23,7 @@ def _eager_tasks(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def _every_game_replays_to_its_cache(request: pytest.FixtureRequest) -> Iterator[None]:
-    """DESIGN.md: replaying any game's events gives exactly its cached state."""
+    """docs/design.md: replaying any game's events gives exactly its cached state."""
     yield
     uses_db = {"db", "transactional_db"} & set(request.fixturenames)
     if not uses_db and not request.node.get_closest_marker("django_db"):
@@ -38,8 +38,8 @@ def key() -> str:
     return uuid.uuid4().hex
 
 
-def viewer(user: Any) -> Viewer:
-    return Viewer(user_id=user.pk, name=user.username)
+def viewer(user: Any) -> Identity:
+    return Identity(user_id=user.pk, name=user.username)
 
 
 @pytest.fixture

@@ -13,8 +13,9 @@ from django.db import connection
 
 from games import services
 from games.engine.state import state_from_record
+from games.errors import DomainError
 from games.models import Game
-from games.services import ServiceError
+from rummi_site.jsonapi import status_of
 
 from .conftest import key, viewer
 
@@ -40,8 +41,8 @@ def test_racing_submissions_apply_exactly_one(alice: Any, bob: Any) -> None:
             barrier.wait()
             services.act(gid, viewer(users[seat]), "draw", {"expected_seq": seq, "key": key()})
             return "applied"
-        except ServiceError as error:
-            return f"{error.status} {error.body['error']}"
+        except DomainError as error:
+            return f"{status_of(error)} {error.body['error']}"
         finally:
             connection.close()
 

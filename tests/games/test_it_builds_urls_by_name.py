@@ -16,7 +16,7 @@ from games import services
 from games.models import Game, socket_path
 from games.routing import websocket_urlpatterns
 
-from .conftest import client_for
+from .conftest import client_for, viewer
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUTES = re.compile(r"^/(g|join|api|puzzles|accounts|ws|internal|games|admin)(/|$)")
@@ -97,9 +97,7 @@ def test_the_board_gets_its_addresses_from_the_bootstrap(duel: Game, alice: Any)
 
 @pytest.mark.django_db
 def test_the_waiting_room_listens_on_the_games_socket(alice: Any) -> None:
-    game = services.create_game(
-        services.Viewer(user_id=alice.pk, name="alice"), {"mode": "parlor", "players": 2}
-    )
+    game = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
     html = client_for(alice).get(game.get_absolute_url()).content.decode()
 
     assert f"${{location.host}}{game.socket_path}`" in html.replace("\\u002D", "-")

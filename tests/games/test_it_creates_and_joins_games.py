@@ -6,8 +6,10 @@ import pytest
 from django.test import Client
 
 from games import services
+from games.errors import Conflict, DomainError, Invalid
+from games.identity import Identity
 from games.models import Game, Status
-from games.services import ServiceError, Viewer
+from rummi_site.jsonapi import status_of
 
 from .conftest import client_for, post, viewer
 
@@ -33,9 +35,9 @@ def test_joining_twice_keeps_one_seat(duel: Game, bob: Any) -> None:
 
 
 def test_a_full_game_refuses_a_third_player(duel: Game, carol: Any) -> None:
-    with pytest.raises(ServiceError) as raised:
+    with pytest.raises(Conflict) as raised:
         services.join_game(viewer(carol), duel.seats.get(index=1).invite_token)
-    assert raised.value.status == 409
+    assert status_of(raised.value) == 409 and raised.value.code == "game_full"
 
 
 def test_a_guest_joins_by_link_with_a_name_and_no_account(alice: Any) -> None:
@@ -103,9 +105,10 @@ def test_bots_fill_their_seats_and_the_game_starts_at_once(alice: Any) -> None:
     ],
 )
 def test_bad_options_are_refused_with_a_message(alice: Any, options: dict[str, Any]) -> None:
-    with pytest.raises(ServiceError) as raised:
+    with pytest.raises(DomainError) as raised:
         services.create_game(viewer(alice), options)
-    assert raised.value.status == 400 and raised.value.body["message"]
+    assert isinstance(raised.value, Invalid) and raised.value.body["message"]
+    assert status_of(raised.value) == 400
 
 
 @pytest.mark.parametrize(
@@ -149,4 +152,4 @@ def test_the_lobby_lists_open_games_and_my_games(alice: Any, bob: Any) -> None:
     assert f"/join/{game.seats.get(index=1).invite_token}/" in page
     mine = client_for(alice).get("/").content.decode()
     assert "My games" in mine and f"/g/{game.public_id}/" in mine
-    assert Viewer().known is False
+    assert Identity().known is False

@@ -10,11 +10,16 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from accounts.models import Profile
 from games import services
 from games.engine.state import state_from_record
 from games.models import Game, Notice
-from games.notices import send_digests, unsubscribe_url, warn_clocks
+from games.notices import (
+    send_digests,
+    set_turn_emails,
+    turn_emails_on,
+    unsubscribe_url,
+    warn_clocks,
+)
 
 from .conftest import key, viewer
 
@@ -84,9 +89,7 @@ def test_opting_out_stops_the_emails(
     alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     for user in (alice, bob):
-        profile = Profile.of(user)
-        profile.email_turn_notices = False
-        profile.save()
+        set_turn_emails(user.pk, False)
     correspondence_duel(alice, bob, django_capture_on_commit_callbacks)
     send_digests()
     assert mail.outbox == []
@@ -98,11 +101,11 @@ def test_the_unsubscribe_link_and_the_preferences_page(alice: Any) -> None:
     client = Client()
     assert client.get(url).status_code == 200
     assert client.post(url).status_code == 200
-    assert Profile.of(alice).email_turn_notices is False
+    assert turn_emails_on(alice.pk) is False
     assert client.get("/accounts/unsubscribe/forged/").status_code == 400
     client.force_login(alice)
     assert client.post("/accounts/preferences/", {"email_turn_notices": "on"}).status_code == 302
-    assert Profile.of(alice).email_turn_notices is True
+    assert turn_emails_on(alice.pk) is True
 
 
 def test_a_clock_80_percent_gone_warns_once(

@@ -13,7 +13,7 @@ from games.forms import JoinForm, NewGameForm
 from games.models import Game, Mode, Status
 from games.modes import PLAYERS, players_allowed, setup_from
 
-from .conftest import client_for
+from .conftest import client_for, viewer
 
 
 def page(**changes: str) -> dict[str, str]:
@@ -216,9 +216,7 @@ def test_the_home_page_keeps_the_field_names_the_script_reads(alice: Any) -> Non
 def test_joining_with_too_long_a_name_is_a_form_error(alice: Any) -> None:
     from games import services
 
-    game = services.create_game(
-        services.Viewer(user_id=alice.pk, name="alice"), {"mode": "parlor", "players": 2}
-    )
+    game = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
     link = game.seats.get(index=1).invite_url
 
     answer = Client().post(link, {"name": "D" * 25})

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
+from games.identity import Identity
 from puzzles import daily as dailies
 from puzzles import services
 from puzzles.daily import DAILY_MIN_LEVEL, pick_daily
@@ -114,7 +115,7 @@ def test_the_daily_streak_counts_days_in_a_row(alice: Any, shipped: list[Puzzle]
             solved=True,
             seconds=30,
         )
-    player = services.Player(user_id=alice.pk)
+    player = Identity(user_id=alice.pk)
     assert dailies.daily_streak(player, today) == 2  # yesterday and the day before
     assert play_daily(user_client(alice), pick_daily(today).puzzle)["solved"]
     assert dailies.daily_streak(player, today) == 3
@@ -151,4 +152,4 @@ def test_the_archive_lists_past_dailies(alice: Any, shipped: list[Puzzle]) -> No
 def test_the_trainer_keeps_todays_daily_for_the_daily(alice: Any, shipped: list[Puzzle]) -> None:
     daily = pick_daily(dailies.today()).puzzle
     Puzzle.objects.exclude(pk=daily.pk).update(public=False)
-    assert services.next_puzzle(services.Player(user_id=alice.pk)) is None
+    assert services.next_puzzle(Identity(user_id=alice.pk)) is None

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from games.identity import Identity
 from puzzles.models import Attempt, PlayerRating, Puzzle
-from puzzles.services import RAMP_PER_LEVEL, Player, next_puzzle
+from puzzles.services import RAMP_PER_LEVEL, next_puzzle
 
 from .conftest import api, post, user_client
 
@@ -70,7 +71,7 @@ def test_after_the_ramp_it_serves_unseen_puzzles_nearest_the_rating(
     alice: Any, shipped: list[Puzzle]
 ) -> None:
     finish_ramp(alice, shipped)
-    player = Player(user_id=alice.pk)
+    player = Identity(user_id=alice.pk)
     PlayerRating.objects.create(user=alice, rating=1700.0)
     first = next_puzzle(player)
     assert first is not None
@@ -85,7 +86,7 @@ def test_after_the_ramp_it_serves_unseen_puzzles_nearest_the_rating(
 def test_the_band_widens_when_nothing_is_near(alice: Any, shipped: list[Puzzle]) -> None:
     finish_ramp(alice, shipped)
     PlayerRating.objects.create(user=alice, rating=3500.0)
-    found = next_puzzle(Player(user_id=alice.pk))
+    found = next_puzzle(Identity(user_id=alice.pk))
     assert found is not None
     assert found.rating == max(p.rating for p in shipped)
 
@@ -93,7 +94,7 @@ def test_the_band_widens_when_nothing_is_near(alice: Any, shipped: list[Puzzle])
 def test_when_everything_is_seen_there_is_no_next(alice: Any, shipped: list[Puzzle]) -> None:
     for puzzle in shipped:
         Attempt.objects.create(user=alice, puzzle=puzzle, started=puzzle.created, solved=True)
-    assert next_puzzle(Player(user_id=alice.pk)) is None
+    assert next_puzzle(Identity(user_id=alice.pk)) is None
     assert trainer(user_client(alice))["next"] is None
 
 

@@ -22,22 +22,21 @@ from django.db import connection
 
 from games import services
 from games.engine.scoring import MatchFormat
-from games.identity import GUEST_KEY, GUEST_NAME
+from games.identity import GUEST_KEY, GUEST_NAME, Identity
 from games.models import ActionReceipt, Game, GameEvent, Seat
-from games.services import Viewer
 
 BENCH_PREFIX = "Bench "
 TARGET = 1000
 
 
-def guest_session(name: str) -> tuple[str, Viewer]:
+def guest_session(name: str) -> tuple[str, Identity]:
     """A stored guest session, as the site makes one: its cookie value and the viewer."""
     session = SessionStore()
     session[GUEST_KEY] = secrets.token_urlsafe(24)
     session[GUEST_NAME] = name
     session.create()
     assert session.session_key is not None
-    return session.session_key, Viewer(guest_key=session[GUEST_KEY], name=name)
+    return session.session_key, Identity(guest_key=session[GUEST_KEY], name=name)
 
 
 def bench_game(number: int, players: int) -> dict[str, Any]:

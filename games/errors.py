@@ -1,0 +1,52 @@
+"""Domain errors: what a service refuses, as a stable code and a sentence (docs/design.md
+"Errors").
+
+Every app's services raise these; none knows about HTTP. The edge maps each kind to a status
+once, in rummi_site/jsonapi.py, and the socket sends the same body in its answer frame.
+
+>>> error = Conflict("stale", "The game moved on.", seq=7)
+>>> (error.code, error.message, error.body)
+('stale', 'The game moved on.', {'error': 'stale', 'message': 'The game moved on.', 'seq': 7})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DomainError(Exception):
+    """A refused request: a stable ``code``, a sentence for people, and any extra fields."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    @property
+    def body(self) -> dict[str, Any]:
+        return {"error": self.code, "message": self.message, **self.extra}
+
+
+class Invalid(DomainError):
+    """The request itself is malformed: a missing field, a value out of range."""
+
+
+class Forbidden(DomainError):
+    """The asker may not do this (not seated, not signed in, not allowed in this game)."""
+
+
+class NotFound(DomainError):
+    """What the request names does not exist."""
+
+
+class Conflict(DomainError):
+    """The request no longer fits what is stored (the game moved on, already done)."""
+
+
+class Illegal(DomainError):
+    """Well-formed, but against the rules of the game or puzzle."""
+
+
+class Unavailable(DomainError):
+    """Cannot be answered now (nothing to pick from yet); trying later may work."""

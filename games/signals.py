@@ -1,0 +1,32 @@
+"""Lifecycle signals of a game, each sent once its transaction has committed (docs/design.md
+"Lifecycle signals").
+
+The games services send them; the site's own work (live frames, bot turns, clocks, notices,
+the post-game review: games/receivers.py) and other apps (profiles, ratings, tournaments)
+subscribe with ``@receiver``. A receiver runs after the commit, so what it reads is stored; it
+must not raise (the service's caller has already been answered), so each logs its own failures.
+Every signal's sender is :class:`games.models.Game`; the arguments are keywords:
+
+* ``events_committed``: ``gid``, ``seq`` (the game's last seq), ``state`` (engine state),
+  ``events`` (``[(seq, event), ...]``), ``extra`` (``deadline``, ``status``): every commit
+  that appended events. Live frames are made from it.
+* ``game_started``: ``gid``: every seat is taken and the first round was dealt.
+* ``turn_started``: ``gid``, ``seat``, ``turn_number``, ``bot`` (the seat is a bot's),
+  ``deadline`` (or None), ``live`` (a clock in seconds), ``correspondence`` (days a move).
+* ``round_ended``: ``gid``, ``round``, ``reason``, ``winners``, ``scores``.
+* ``game_finished``: ``gid``, ``results``: the game's :class:`games.models.GameResult` rows,
+  one per seat, written in the transaction of the final event.
+* ``guest_adopted``: ``guest_key``, ``user``: a guest signed in and their seats are now the
+  user's; apps move the guest's other rows on this (puzzles: attempts and rating).
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+events_committed = Signal()
+game_started = Signal()
+turn_started = Signal()
+round_ended = Signal()
+game_finished = Signal()
+guest_adopted = Signal()
