@@ -1,5 +1,6 @@
-"""The operator's admin for games: find a game by id, player or status, and read its seats and
-events. Everything here is read-only: no row is added, changed or deleted from the admin.
+"""The operator's admin for games: find a game by id, player or status, and read its seats,
+events and results. No row is added, changed or deleted from the admin; the one thing it
+does, ending stuck games, is a call to ``services.end_game`` for each.
 
 What a player must not see while a game runs, the operator is not shown either: the seed and
 the cached state (every rack) are left out, and an event's payload (events hold the whole
@@ -11,14 +12,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from .models import Game, GameEvent, Seat, Status
+from . import services
+from .errors import DomainError
+from .models import Game, GameEvent, GameResult, Seat, Status
 
 # A game can have hundreds of events: its page shows the latest, the rest are a link away.
 EVENTS_SHOWN = 30
@@ -79,6 +85,36 @@ class EventInline(ReadOnly, admin.TabularInline):
         return _payload(event)
 
 
+class ResultInline(ReadOnly, admin.TabularInline):
+    """How each seat finished (one row per seat of a finished game, written by the services)."""
+
+    model = GameResult
+    fields = (
+        "seat",
+        "name",
+        "user",
+        "place",
+        "total",
+        "rounds_won",
+        "went_out",
+        "tiles_left",
+        "resigned",
+        "tiles_played",
+        "turns",
+    )
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+
+class EndGamesForm(forms.Form):
+    reason = forms.CharField(
+        max_length=200,
+        help_text='Kept in the game\'s log, e.g. "seat 2 left for good".',
+        widget=forms.TextInput(attrs={"size": 60, "autofocus": True}),
+    )
+
+
 @admin.register(Game)
 class GameAdmin(ReadOnly, admin.ModelAdmin):
     list_display = (
@@ -116,7 +152,8 @@ class GameAdmin(ReadOnly, admin.ModelAdmin):
         "all_events",
     )
     readonly_fields = ("page", "clock", "all_events")
-    inlines = (SeatInline, EventInline)
+    inlines = (SeatInline, ResultInline, EventInline)
+    actions = ("end_stuck_games",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).prefetch_related("seats__user")
@@ -140,6 +177,51 @@ class GameAdmin(ReadOnly, admin.ModelAdmin):
     def all_events(self, game: Game) -> str:
         url = reverse("admin:games_gameevent_changelist") + f"?q={game.public_id}"
         return format_html('<a href="{}">all {} events</a>', url, game.events.count())
+
+    def has_end_permission(self, request: HttpRequest) -> bool:
+        """Ending games is for those Django lets change them (superusers, or by the
+        ``games.change_game`` permission); the admin's own change form stays off."""
+        return bool(request.user.has_perm("games.change_game"))
+
+    @admin.action(description="End selected stuck games", permissions=["end"])
+    def end_stuck_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
+        """Ask for a reason on a page of its own, then end each game through the services."""
+        games = list(queryset.order_by("created"))
+        form = EndGamesForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            context = {
+                **self.admin_site.each_context(request),
+                "title": "End stuck games",
+                "opts": self.opts,
+                "games": games,
+                "running": sum(game.status == Status.PLAYING for game in games),
+                "form": form,
+                "action": "end_stuck_games",
+                "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            }
+            return TemplateResponse(request, "admin/games/game/end_games.html", context)
+        reason = form.cleaned_data["reason"]
+        ended, idle = [], []
+        for game in games:
+            try:
+                done = services.end_game(game.public_id, reason)
+            except DomainError as error:
+                self.message_user(
+                    request, f"{game.public_id} was not ended: {error.message}", messages.ERROR
+                )
+                continue
+            (ended if done else idle).append(game.public_id)
+        if ended:
+            self.message_user(
+                request, f"Ended {len(ended)} game(s): {', '.join(ended)}.", messages.SUCCESS
+            )
+        if idle:
+            self.message_user(
+                request,
+                f"Not running, left as they were: {', '.join(idle)}.",
+                messages.WARNING,
+            )
+        return None
 
 
 @admin.register(GameEvent)

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games import services
 from games.admin import EVENTS_SHOWN
-from games.models import Game, GameEvent, Seat, Status
+from games.models import Game, GameEvent, GameResult, Seat, Status
 
 from .conftest import key, viewer
 
@@ -141,3 +141,105 @@ def test_only_staff_see_it(duel: Game, alice: Any) -> None:
     signed_in = Client()
     signed_in.force_login(alice)
     assert signed_in.get(CHANGELIST).status_code == 302
+
+
+def _end(operator: Client, games: list[Game], **extra: str) -> Any:
+    body = {"action": "end_stuck_games", "_selected_action": [g.pk for g in games], **extra}
+    return operator.post(CHANGELIST, body, follow="apply" in extra)
+
+
+def test_ending_asks_for_a_reason_first(operator: Client, duel: Game, waiting: Game) -> None:
+    page = _end(operator, [duel, waiting])
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "End stuck games" in html and 'name="reason"' in html
+    assert duel.public_id in html and waiting.public_id in html
+    assert "End 1 running game" in html
+    duel.refresh_from_db()
+    assert duel.status == Status.PLAYING
+
+    blank = _end(operator, [duel], apply="yes", reason="   ")
+    assert blank.status_code == 200 and "This field is required." in blank.content.decode()
+    duel.refresh_from_db()
+    assert duel.status == Status.PLAYING
+
+
+def test_the_action_ends_a_running_game_through_the_service(
+    operator: Client, duel: Game, waiting: Game
+) -> None:
+    answer = _end(operator, [duel, waiting], apply="yes", reason="seat 2 left for good")
+
+    assert answer.status_code == 200
+    shown = [str(m) for m in answer.context["messages"]]
+    assert shown == [
+        f"Ended 1 game(s): {duel.public_id}.",
+        f"Not running, left as they were: {waiting.public_id}.",
+    ]
+    duel.refresh_from_db()
+    waiting.refresh_from_db()
+    assert duel.status == Status.FINISHED and waiting.status == Status.WAITING
+    assert duel.events.order_by("seq").last().kind == "GameEnded"  # type: ignore[union-attr]
+    assert "seat 2 left for good" in str([e.payload for e in duel.events.all()])
+    assert GameResult.objects.filter(game=duel).count() == 2
+
+    page = operator.get(reverse("admin:games_game_change", args=[duel.pk])).content.decode()
+    assert "game results" in page.lower() and "Place" in page
+
+
+def test_the_action_writes_nothing_itself(
+    operator: Client, duel: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    calls: list[tuple[str, str]] = []
+
+    def end_game(gid: str, note: str) -> bool:
+        calls.append((gid, note))
+        return True
+
+    monkeypatch.setattr(services, "end_game", end_game)
+    with CaptureQueriesContext(connection) as queries:
+        _end(operator, [duel], apply="yes", reason="stuck since the outage")
+
+    assert calls == [(duel.public_id, "stuck since the outage")]
+    writes = [
+        q["sql"]
+        for q in queries.captured_queries
+        if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+        and "games_" in q["sql"]
+    ]
+    assert writes == []
+    duel.refresh_from_db()
+    assert duel.status == Status.PLAYING
+
+
+def test_a_refused_end_is_reported(
+    operator: Client, duel: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games.errors import Illegal
+
+    def refuse(gid: str, note: str) -> bool:
+        raise Illegal("cannot_adjudicate", "The round cannot be scored now.")
+
+    monkeypatch.setattr(services, "end_game", refuse)
+    answer = _end(operator, [duel], apply="yes", reason="stuck")
+
+    shown = [str(m) for m in answer.context["messages"]]
+    assert shown == [f"{duel.public_id} was not ended: The round cannot be scored now."]
+
+
+def test_staff_without_the_permission_get_no_end_action(django_user_model: Any, duel: Game) -> None:
+    from django.contrib.auth.models import Permission
+
+    clerk = django_user_model.objects.create_user("clerk", password="pw", is_staff=True)
+    clerk.user_permissions.add(Permission.objects.get(codename="view_game"))
+    client = Client()
+    client.force_login(clerk)
+
+    listed = client.get(CHANGELIST)
+    assert listed.status_code == 200 and "end_stuck_games" not in listed.content.decode()
+    _end(client, [duel], apply="yes", reason="stuck")
+    duel.refresh_from_db()
+    assert duel.status == Status.PLAYING
