@@ -46,7 +46,11 @@ class ReadOnly:
 def _payload(event: GameEvent) -> str:
     if event.game.status != Status.FINISHED:
         return "shown when the game is over"
-    return format_html("<pre>{}</pre>", json.dumps(event.payload, indent=1, sort_keys=True))
+    return format_html(
+        '<pre style="white-space: pre-wrap; max-width: 70em; max-height: 16em; overflow: auto">'
+        "{}</pre>",
+        json.dumps(event.payload, sort_keys=True),
+    )
 
 
 class SeatInline(ReadOnly, admin.TabularInline):
