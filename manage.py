@@ -11,6 +11,10 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummi_site.settings")
     from django.core.management import execute_from_command_line
 
+    from rummi_site.boot import settings_or_exit
+
+    settings_or_exit()
+
     execute_from_command_line(sys.argv)
 
 

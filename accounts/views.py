@@ -10,16 +10,21 @@ from django.views.decorators.http import require_http_methods
 
 from games.notices import set_turn_emails, turn_emails_on, user_from_token
 
+from .forms import PreferencesForm
+
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
-        set_turn_emails(request.user.pk, request.POST.get("email_turn_notices") == "on")
+        form = PreferencesForm(request.POST)
+        if not form.is_valid():
+            return render(request, "accounts/preferences.html", {"form": form}, status=400)
+        set_turn_emails(request.user.pk, form.cleaned_data["email_turn_notices"])
         messages.success(request, "Preferences saved.")
         return redirect("preferences")
-    wishes = {"email_turn_notices": turn_emails_on(request.user.pk)}
-    return render(request, "accounts/preferences.html", {"profile": wishes})
+    form = PreferencesForm(initial={"email_turn_notices": turn_emails_on(request.user.pk)})
+    return render(request, "accounts/preferences.html", {"form": form})
 
 
 @require_http_methods(["GET", "POST"])

@@ -69,7 +69,7 @@ def create(request: HttpRequest) -> JsonResponse:
         viewer = become_guest(request, body.get("name") or viewer.name)
     game = services.create_game(viewer, body)
     return JsonResponse(
-        {"gid": game.public_id, "url": f"/g/{game.public_id}/", "invites": invites(game)},
+        {"gid": game.public_id, "url": game.get_absolute_url(), "invites": invites(game)},
         status=201,
     )
 
@@ -82,18 +82,17 @@ def join(request: HttpRequest, token: str) -> JsonResponse:
     if not request.user.is_authenticated:
         viewer = become_guest(request, body.get("name") or viewer.name)
     game = services.join_game(viewer, token)
-    return JsonResponse({"gid": game.public_id, "url": f"/g/{game.public_id}/"})
+    return JsonResponse({"gid": game.public_id, "url": game.get_absolute_url()})
 
 
 def invites(game: Game) -> list[dict[str, Any]]:
-    return [
-        {"seat": s.index, "url": f"/join/{s.invite_token}/"} for s in game.seats.all() if s.is_open
-    ]
+    return [{"seat": s.index, "url": s.invite_url} for s in game.seats.all() if s.is_open]
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> Any:
     """CSRF failures: JSON for the API, Django's page elsewhere."""
-    if request.path.startswith(("/api/", "/puzzles/api/")):
+    match = request.resolver_match  # the JSON endpoints' URL names start with api_
+    if match is not None and (match.url_name or "").startswith("api_"):
         return JsonResponse(
             {"error": "csrf", "message": "The request lacks a valid CSRF token; reload the page."},
             status=403,

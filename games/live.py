@@ -21,6 +21,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
+from django.urls import reverse
 
 from games.engine.events import Event
 from games.engine.projection import event_for, view_for
@@ -28,7 +29,6 @@ from games.engine.state import GameState
 
 SPECTATOR = "spectator"
 SEND_TIMEOUT_S = 10.0
-RELAY_PATH = "/internal/frames"
 RELAY_TIMEOUT_S = 2.0
 log = logging.getLogger(__name__)
 
@@ -169,7 +169,7 @@ def relay(gid: str, texts: dict[str, str]) -> bool:
     """
     body = json.dumps({"gid": gid, "frames": texts}).encode()
     request = urllib.request.Request(
-        settings.RUMMI_FRAME_RELAY_URL.rstrip("/") + RELAY_PATH,
+        settings.RUMMI_FRAME_RELAY_URL.rstrip("/") + reverse("relayed_frames"),
         data=body,
         headers={"Content-Type": "application/json", "X-Rummi-Signature": signature(body)},
         method="POST",

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 
 
 def new_public_id() -> str:
@@ -67,6 +68,20 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.get_mode_display()} {self.public_id}"
 
+    def get_absolute_url(self) -> str:
+        """The game's page: the board, or the waiting room until every seat is taken."""
+        return reverse("game", args=[self.public_id])
+
+    @property
+    def api_url(self) -> str:
+        """The game's JSON (docs/api.md); its actions are under it."""
+        return reverse("api_game", args=[self.public_id])
+
+    @property
+    def socket_path(self) -> str:
+        """The path of the game's websocket (games/routing.py)."""
+        return socket_path(self.public_id)
+
     @property
     def is_correspondence(self) -> bool:
         return self.correspondence_days is not None
@@ -79,6 +94,14 @@ class Game(models.Model):
         if self.clock_seconds:
             return f"{self.clock_seconds} s a turn"
         return "no clock"
+
+
+# The websocket route: games/routing.py routes it, pages and emails never write it out.
+SOCKET_ROUTE = "ws/games/<str:gid>/"
+
+
+def socket_path(gid: str) -> str:
+    return "/" + SOCKET_ROUTE.replace("<str:gid>", gid)
 
 
 class SeatKind(models.TextChoices):
@@ -109,6 +132,11 @@ class Seat(models.Model):
     @property
     def is_open(self) -> bool:
         return self.kind == SeatKind.HUMAN and self.joined is None
+
+    @property
+    def invite_url(self) -> str:
+        """The seat's invite link (a path): whoever opens it may take the seat."""
+        return reverse("join", args=[self.invite_token])
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -14,6 +14,19 @@ from .models import Mode
 LIVE_CLOCKS = (30, 60, 120)
 CORRESPONDENCE_DAYS = (1, 3, 7)
 BOT_STRENGTHS = ("beginner", "casual", "strong", "master")
+PLAYERS = (2, 3, 4, 5, 6)
+TARGET_SCORES = (50, 100, 150, 200, 300, 500)
+TILE_SETS = ("classic", "large", "rush")
+
+
+def players_allowed(mode: str) -> tuple[int, ...]:
+    """How many may sit at a game of ``mode``: Rummy Rush is for two, Blitz uses the classic
+    set (2-4), the other modes take 2-6 (the large set from 5). As :func:`setup_from` checks."""
+    if mode == Mode.RUSH:
+        return (2,)
+    if mode == Mode.BLITZ:
+        return PLAYERS[:3]
+    return PLAYERS
 
 
 @dataclass(frozen=True)
@@ -51,7 +64,7 @@ def setup_from(options: dict[str, Any]) -> Setup:
     mode = options.get("mode", Mode.PARLOR)
     if mode not in Mode.values:
         raise InvalidInput(f"mode must be one of {', '.join(Mode.values)}")
-    players = _choice(options, "players", (2, 3, 4, 5, 6), 2)
+    players = _choice(options, "players", PLAYERS, 2)
     days = _choice(options, "days", (None, *CORRESPONDENCE_DAYS), None)
     large = players >= 5
     clock: int | None
@@ -72,7 +85,7 @@ def setup_from(options: dict[str, Any]) -> Setup:
         clock = _choice(options, "clock", (None, *LIVE_CLOCKS), None)
     elif mode == Mode.SANDBOX:
         tiles = options.get("tiles") or ("large" if large else "classic")
-        if tiles not in ("classic", "large", "rush"):
+        if tiles not in TILE_SETS:
             raise InvalidInput("tiles must be classic, large or rush")
         rules = rules_named(tiles)
         opening = _choice(options, "opening", tuple(range(0, 61)), rules.opening)
@@ -89,4 +102,4 @@ def setup_from(options: dict[str, Any]) -> Setup:
 
 
 def _target(options: dict[str, Any]) -> int:
-    return int(_choice(options, "target", (50, 100, 150, 200, 300, 500), 200))
+    return int(_choice(options, "target", TARGET_SCORES, 200))

@@ -94,7 +94,9 @@ def send_digests(now: datetime | None = None) -> int:
 
 
 def _mail_digest(user: object, games: list[Game]) -> None:
-    lines = [f"{settings.RUMMI_SITE_URL}/g/{g.public_id}/  ({g.get_mode_display()})" for g in games]
+    lines = [
+        f"{settings.RUMMI_SITE_URL}{g.get_absolute_url()}  ({g.get_mode_display()})" for g in games
+    ]
     send_mail(
         subject=f"Rummi: {len(games)} game{'s' if len(games) > 1 else ''} waiting for your move",
         message=(
@@ -138,7 +140,7 @@ def warn_clocks(now: datetime | None = None) -> int:
                 subject="Rummi: your move clock is running out",
                 message=(
                     f"About {hours} hours are left for your move in "
-                    f"{settings.RUMMI_SITE_URL}/g/{game.public_id}/ . When the clock runs out "
+                    f"{settings.RUMMI_SITE_URL}{game.get_absolute_url()} . When the clock runs out "
                     f"you draw the penalty and the turn passes.\n\n"
                     f"Stop these emails: {unsubscribe_url(user.pk)}\n"
                 ),

@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.urls import URLPattern, path
 
 from .consumers import GameConsumer
+from .models import SOCKET_ROUTE
 
 websocket_urlpatterns: list[URLPattern] = [
-    path("ws/games/<str:gid>/", GameConsumer.as_asgi()),  # type: ignore[arg-type]
+    path(SOCKET_ROUTE, GameConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

@@ -19,9 +19,9 @@ from rummi_site.jsonapi import status_of
 from . import services
 from .api import invites
 from .errors import DomainError
+from .forms import JoinForm, NewGameForm
 from .identity import GUEST_NAME, become_guest, identity_of
-from .models import Game, Mode, Seat, Status
-from .modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, LIVE_CLOCKS
+from .models import Game, Seat, Status
 from .replay import replay_steps
 from .review import hints_allowed
 
@@ -44,7 +44,7 @@ def _my_games(request: HttpRequest) -> list[dict[str, Any]]:
     return rows
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
     mine = _my_games(request)
     mine_ids = {row["game"].pk for row in mine}
     lobby = (
@@ -57,42 +57,26 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "home.html",
-        {
-            "lobby": [{"game": g, "invites": invites(g)} for g in lobby],
-            "mine": mine,
-            "modes": Mode.choices,
-            "clocks": LIVE_CLOCKS,
-            "days": CORRESPONDENCE_DAYS,
-            "strengths": BOT_STRENGTHS,
-            "guest_name": request.session.get(GUEST_NAME, ""),
-        },
+        {"lobby": [{"game": g, "invites": invites(g)} for g in lobby], "mine": mine, "form": form},
+        status=status,
     )
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return _home(request, NewGameForm(initial={"name": request.session.get(GUEST_NAME, "")}))
 
 
 @require_http_methods(["POST"])
 def new_game(request: HttpRequest) -> HttpResponse:
-    form = request.POST
-    players = form.get("players", "2")
-    seats = [
-        form.get(f"seat{i}", "human") for i in range(1, int(players) if players.isdigit() else 2)
-    ]
-    options = {
-        "mode": form.get("mode"),
-        "players": players,
-        "clock": form.get("clock") or None,
-        "days": form.get("days") or None,
-        "target": form.get("target") or 200,
-        "rounds": form.get("rounds"),
-        "tiles": form.get("tiles") or None,
-        "listed": form.get("listed") == "on",
-        "seats": seats,
-    }
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        return _home(request, form, status=400)
     try:
-        viewer = become_guest(request, form.get("name") or identity_of(request).name)
-        game = services.create_game(viewer, options)
+        viewer = become_guest(request, form.cleaned_data["name"] or identity_of(request).name)
+        game = services.create_game(viewer, form.options())
     except DomainError as error:
         return render(request, "games/error.html", {"error": error.body}, status=status_of(error))
-    return redirect("game", gid=game.public_id)
+    return redirect(game)
 
 
 @require_http_methods(["GET", "POST"])
@@ -101,16 +85,20 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     game = seat.game
     viewer = identity_of(request)
     if services.seat_of(game, viewer) is not None:
-        return redirect("game", gid=game.public_id)
+        return redirect(game)
     if request.method == "POST":
+        form = JoinForm(request.POST)
+        if not form.is_valid():
+            return render(request, "games/join.html", {"game": game, "form": form}, status=400)
         try:
-            viewer = become_guest(request, request.POST.get("name") or viewer.name)
+            viewer = become_guest(request, form.cleaned_data["name"] or viewer.name)
             services.join_game(viewer, token)
         except DomainError as error:
-            context = {"game": game, "error": error.body}
+            context = {"game": game, "form": form, "error": error.body}
             return render(request, "games/join.html", context, status=status_of(error))
-        return redirect("game", gid=game.public_id)
-    return render(request, "games/join.html", {"game": game, "seats": game.seats.all()})
+        return redirect(game)
+    form = JoinForm(initial={"name": request.session.get(GUEST_NAME, "")})
+    return render(request, "games/join.html", {"game": game, "form": form})
 
 
 def game_page(request: HttpRequest, gid: str) -> HttpResponse:
@@ -128,8 +116,9 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
         **summary,
         "seat": summary["me"],
         "tile_codes": [str(t) for t in rules.tile_set.tiles],
-        "api": f"/api/games/{gid}/",
-        "ws": f"/ws/games/{gid}/",
+        "api": game.api_url,
+        "ws": game.socket_path,
+        "home": reverse("home"),
         "csrf": get_token(request),
         "hints": hints_allowed(game),
         # The in-memory channel layer lives in one process: moves made by the Celery worker

@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 
 from .glicko import DEFAULT_PLAYER, Rating
 
@@ -86,8 +87,8 @@ class Puzzle(models.Model):
 
     def get_absolute_url(self) -> str:
         if self.share_token and not self.public:
-            return f"/puzzles/s/{self.share_token}/"
-        return f"/puzzles/{self.slug}/"
+            return reverse("puzzles:shared", args=[self.share_token])
+        return reverse("puzzles:puzzle", args=[self.slug])
 
 
 class Attempt(models.Model):

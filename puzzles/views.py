@@ -20,6 +20,7 @@ from rummi_site.jsonapi import status_of
 from . import daily as dailies
 from . import editor as editing
 from . import services
+from .forms import EditorForm
 from .models import Attempt, Puzzle
 
 MODES = ("trainer", "streak", "daily")
@@ -49,7 +50,10 @@ def next_puzzle(request: HttpRequest) -> HttpResponse:
 
 def bootstrap(puzzle: Puzzle, mode: str) -> dict[str, Any]:
     """What the board front end needs to show and play ``puzzle``."""
-    base = f"/puzzles/api/{puzzle.slug}/"
+
+    def api(name: str) -> str:
+        return reverse(f"puzzles:api_{name}", args=[puzzle.slug])
+
     return {
         "slug": puzzle.slug,
         "table": puzzle.table,
@@ -59,12 +63,7 @@ def bootstrap(puzzle: Puzzle, mode: str) -> dict[str, Any]:
         "lesson": puzzle.lesson,
         "technique": puzzle.technique,
         "mode": mode,
-        "api": {
-            "attempt": base + "attempt",
-            "submit": base + "submit",
-            "hint": base + "hint",
-            "give_up": base + "give-up",
-        },
+        "api": {name: api(name) for name in ("attempt", "submit", "hint", "give_up")},
     }
 
 
@@ -131,14 +130,16 @@ def daily_archive(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def editor(request: HttpRequest) -> HttpResponse:
     """The puzzle editor: meld lines and a rack line; the solver checks, saving shares."""
-    table_text = request.POST.get("table", "")
-    rack_text = request.POST.get("rack", "")
-    context: dict[str, Any] = {"table_text": table_text, "rack_text": rack_text}
+    form = EditorForm(request.POST if request.method == "POST" else None)
+    context: dict[str, Any] = {"form": form}
     if request.method == "POST":
-        table, rack = editing.parse_editor_text(table_text, rack_text)
+        if not form.is_valid():
+            return render(request, "puzzles/editor.html", context, status=400)
+        data = form.cleaned_data
+        table, rack = editing.parse_editor_text(data["table"], data["rack"])
         try:
             context["result"] = editing.check_position(table, rack)
-            if request.POST.get("action") == "save":
+            if data["action"] == "save":
                 user = request.user.pk if request.user.is_authenticated else None
                 puzzle = editing.save_user_puzzle(table, rack, user)
                 return HttpResponseRedirect(puzzle.get_absolute_url())

@@ -10,7 +10,10 @@ import os
 
 from django.core.asgi import get_asgi_application
 
+from rummi_site.boot import settings_or_exit
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummi_site.settings")
+settings_or_exit()
 
 # Django must be set up before anything below imports models.
 django_asgi_app = get_asgi_application()
@@ -27,7 +30,7 @@ from rummi_site.origins import SameOriginValidator  # noqa: E402
 # in production the proxy serves STATIC_ROOT.
 http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
 
-if os.environ.get("RUMMI_GC_TUNE", "1") == "1":
+if settings.RUMMI_GC_TUNE:
     # A server process holds many long-lived objects (a thousand sockets' protocols, consumers
     # and tasks): the cyclic collector's full passes over them stalled every socket of the
     # process. Objects made at start-up are frozen out of collection, and young-generation

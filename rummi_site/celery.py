@@ -4,14 +4,28 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from celery import Celery
+from django.conf import settings
+
+from rummi_site.boot import settings_or_exit
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummi_site.settings")
 
 app = Celery("rummi_site")
-app.config_from_object("django.conf:settings", namespace="CELERY")
+# Read when the app is first configured (not at import): ``django_settings`` below.
+app.config_from_object("rummi_site.celery:django_settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def __getattr__(name: str) -> Any:
+    """``django_settings``: Django's settings, loaded through ``settings_or_exit`` so that a
+    worker or beat started with a bad environment stops with one line."""
+    if name != "django_settings":
+        raise AttributeError(name)
+    settings_or_exit()
+    return settings
 
 
 def _make_broker_folders() -> None:

@@ -7,11 +7,13 @@ REDIS_URL switch to PostgreSQL and Redis; see README.md for every variable.
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import SplitResult, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -19,33 +21,209 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
 DEV_SECRET_KEY = "dev-only-secret-key-never-use-in-production"
+POSTGRES_SCHEMES = ("postgres", "postgresql")
+REDIS_SCHEMES = ("redis", "rediss")
+WEB_SCHEMES = ("http", "https")
+
+
+TRUE_WORDS = ("1", "true", "yes", "on")
+FALSE_WORDS = ("0", "false", "no", "off")
+
+
+def _raw(name: str, env: Mapping[str, str]) -> str | None:
+    """The variable's value without surrounding blanks; None when unset or blank."""
+    value = env.get(name)
+    if value is None or not value.strip():
+        return None
+    return value.strip()
 
 
 def env_str(name: str, default: str = "", env: Mapping[str, str] = os.environ) -> str:
-    return env.get(name, default)
+    value = _raw(name, env)
+    return default if value is None else value
 
 
 def env_bool(name: str, default: bool, env: Mapping[str, str] = os.environ) -> bool:
-    """True for 1/true/yes/on, False for 0/false/no/off (any case), else the default."""
-    value = env.get(name, "").strip().lower()
-    if value in {"1", "true", "yes", "on"}:
+    """True for 1/true/yes/on, False for 0/false/no/off (any case); unset or blank: the default.
+
+    Anything else is a mistake (``RUMMI_DEBUG=flase``) and stops the site from starting.
+    """
+    value = _raw(name, env)
+    if value is None:
+        return default
+    if value.lower() in TRUE_WORDS:
         return True
-    if value in {"0", "false", "no", "off"}:
+    if value.lower() in FALSE_WORDS:
         return False
-    return default
+    accepted = ", ".join(f"{yes}/{no}" for yes, no in zip(TRUE_WORDS, FALSE_WORDS, strict=True))
+    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean: use {accepted} (any case).")
 
 
-def env_int(name: str, default: int, env: Mapping[str, str] = os.environ) -> int:
-    value = env.get(name, "").strip()
-    return int(value) if value else default
+def _bounded(name: str, value: float, minimum: float | None, maximum: float | None) -> None:
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        low = "" if minimum is None else f"{minimum:g}"
+        high = "" if maximum is None else f"{maximum:g}"
+        if minimum is not None and maximum is not None:
+            wanted = f"from {low} to {high}"
+        else:
+            wanted = f"at least {low}" if minimum is not None else f"at most {high}"
+        raise ImproperlyConfigured(f"{name}={value:g} is out of range: use a number {wanted}.")
+
+
+def env_int(
+    name: str,
+    default: int,
+    env: Mapping[str, str] = os.environ,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+) -> int:
+    """A whole number within the bounds; unset or blank: the default."""
+    value = _raw(name, env)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.") from None
+    _bounded(name, number, minimum, maximum)
+    return number
+
+
+def env_float(
+    name: str,
+    default: float,
+    env: Mapping[str, str] = os.environ,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+) -> float:
+    """A number (such as seconds) within the bounds; unset or blank: the default."""
+    value = _raw(name, env)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number.") from None
+    if not math.isfinite(number):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a finite number.")
+    _bounded(name, number, minimum, maximum)
+    return number
+
+
+def env_choice(
+    name: str,
+    default: str,
+    choices: Sequence[str],
+    env: Mapping[str, str] = os.environ,
+    *,
+    ignore_case: bool = False,
+) -> str:
+    """One of ``choices`` (as written there, or in any case with ``ignore_case``); unset or
+    blank: the default."""
+    value = _raw(name, env)
+    if value is None:
+        return default
+    for choice in choices:
+        if value == choice or (ignore_case and value.lower() == choice.lower()):
+            return choice
+    raise ImproperlyConfigured(f"{name}={value!r} is not one of {', '.join(choices)}.")
+
+
+def _redacted(parts: SplitResult) -> str:
+    """The URL as it may be printed: without its password."""
+    if parts.password is None:
+        return parts.geturl()
+    netloc = parts.netloc.rpartition("@")
+    user = netloc[0].partition(":")[0]
+    return parts._replace(netloc=f"{user}:***@{netloc[2]}").geturl()
+
+
+def check_url(name: str, value: str, schemes: Sequence[str]) -> SplitResult:
+    """``value`` split, if it is a URL with one of ``schemes`` and a host (and a valid port)."""
+    parts = urlsplit(value)
+    shown = repr(_redacted(parts))
+    wanted = " or ".join(f"{scheme}://" for scheme in schemes)
+    if parts.scheme not in schemes:
+        raise ImproperlyConfigured(f"{name} must start with {wanted}; it is {shown}.")
+    try:
+        parts.port  # noqa: B018  (raises for a port that is not a number from 0 to 65535)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} has a bad port: {shown}.") from None
+    if not parts.hostname:
+        raise ImproperlyConfigured(f"{name} names no host: {shown}.")
+    return parts
+
+
+def env_url(
+    name: str, default: str, schemes: Sequence[str], env: Mapping[str, str] = os.environ
+) -> str:
+    """A URL with one of ``schemes`` and a host; unset or blank: the default (may be "")."""
+    value = _raw(name, env)
+    if value is None:
+        return default
+    check_url(name, value, schemes)
+    return value
 
 
 def env_list(name: str, default: list[str], env: Mapping[str, str] = os.environ) -> list[str]:
-    """A comma-separated list; blank items are dropped."""
+    """A comma-separated list; blank items are dropped. Unset: the default."""
     value = env.get(name)
     if value is None:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def logging_from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    """LOGGING: to stderr and to a rotating ``rummi.log`` in RUMMI_LOG_DIR (default var/log/).
+
+    RUMMI_LOG_LEVEL (default INFO) is the level of the site's own loggers (games, puzzles,
+    accounts, rummi_site); Django logs INFO and up (``django.request``: a 4xx as a warning, a
+    5xx as an error with its traceback), everything else WARNING and up. The file's folder is
+    made when the first line is written. A Celery worker or beat replaces these handlers with
+    its own (``--logfile``), so the file holds the web processes' and commands' lines.
+
+    No logger may show a player's rack: SQL is never logged (its parameters carry the games'
+    cached state, racks and all), whatever the level, and the site logs game ids and turn
+    numbers, never positions.
+    """
+    level = env_choice("RUMMI_LOG_LEVEL", "INFO", LOG_LEVELS, env, ignore_case=True)
+    folder = Path(env_str("RUMMI_LOG_DIR", "", env) or VAR_DIR / "log")
+    at_least_info = level if LOG_LEVELS.index(level) > LOG_LEVELS.index("INFO") else "INFO"
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "line": {"format": "{asctime} {levelname} {name} [{process}] {message}", "style": "{"}
+        },
+        "handlers": {
+            "stderr": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stderr",
+                "formatter": "line",
+            },
+            "file": {
+                "class": "rummi_site.logs.FolderMakingRotatingFileHandler",
+                "filename": str(folder / "rummi.log"),
+                "maxBytes": 10 * 1024 * 1024,
+                "backupCount": 5,
+                "encoding": "utf-8",
+                "delay": True,
+                "formatter": "line",
+            },
+        },
+        "root": {"handlers": ["stderr", "file"], "level": "WARNING"},
+        "loggers": {
+            # Django's own handlers (console when DEBUG, mail to ADMINS) give way to the root's.
+            "django": {"handlers": [], "level": at_least_info, "propagate": True},
+            "django.db.backends": {"level": "INFO"},  # never the SQL: see above
+            **{app: {"level": level} for app in ("games", "puzzles", "accounts", "rummi_site")},
+        },
+    }
 
 
 def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
@@ -56,17 +234,17 @@ def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     >>> database_from_env({})["ENGINE"]
     'django.db.backends.sqlite3'
     """
-    url = env.get("DATABASE_URL", "")
+    url = env_url("DATABASE_URL", "", POSTGRES_SCHEMES, env)
     if not url:
         return {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": env.get("RUMMI_SQLITE_PATH") or VAR_DIR / "rummi.sqlite3",
+            "NAME": env_str("RUMMI_SQLITE_PATH", "", env) or VAR_DIR / "rummi.sqlite3",
             # A file, not memory: tests that race threads need SQLite's real locking.
             # One per process, so two test runs on one machine never share (or delete) it.
             "TEST": {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")},
             # Keep the connection between requests: opening one (and setting its pragmas)
             # measured 2.9 ms against 0.9 ms for a small query on this machine under load.
-            "CONN_MAX_AGE": env_int("RUMMI_SQLITE_CONN_MAX_AGE", 600, env),
+            "CONN_MAX_AGE": env_int("RUMMI_SQLITE_CONN_MAX_AGE", 600, env, minimum=0),
             "CONN_HEALTH_CHECKS": True,
             "OPTIONS": {
                 # IMMEDIATE takes the write lock when a transaction starts, so two writers wait
@@ -77,8 +255,8 @@ def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
             },
         }
     parts = urlsplit(url)
-    if parts.scheme not in {"postgres", "postgresql"}:
-        raise ValueError(f"DATABASE_URL must start with postgres://, not {parts.scheme}://")
+    if not parts.path.lstrip("/"):
+        raise ImproperlyConfigured(f"DATABASE_URL names no database: {_redacted(parts)!r}.")
     return {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": unquote(parts.path.lstrip("/")),
@@ -101,10 +279,11 @@ def channel_layers_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     redelivers a lost message; frames carry their seq and the board fetches what it missed.
     ``RUMMI_CHANNEL_LAYER=core`` selects the list-based layer.
     """
-    url = env.get("REDIS_URL", "")
+    url = env_url("REDIS_URL", "", REDIS_SCHEMES, env)
+    kind = env_choice("RUMMI_CHANNEL_LAYER", "pubsub", ("pubsub", "core"), env)
     if not url:
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    if env.get("RUMMI_CHANNEL_LAYER", "pubsub") == "pubsub":
+    if kind == "pubsub":
         return {
             "default": {
                 "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -135,10 +314,10 @@ def celery_broker_from_env(env: Mapping[str, str]) -> tuple[str, dict[str, Any]]
     Without REDIS_URL, kombu's filesystem transport: messages are files under var/celery/, so
     `make run` needs no broker server. celery.py creates the folders.
     """
-    url = env.get("REDIS_URL", "")
+    url = env_url("REDIS_URL", "", REDIS_SCHEMES, env)
     if url:
         return url, {}
-    folder = Path(env.get("RUMMI_CELERY_DIR") or VAR_DIR / "celery")
+    folder = Path(env_str("RUMMI_CELERY_DIR", "", env) or VAR_DIR / "celery")
     return "filesystem://", {
         "data_folder_in": str(folder / "queue"),
         "data_folder_out": str(folder / "queue"),
@@ -153,10 +332,12 @@ def celery_broker_from_env(env: Mapping[str, str]) -> tuple[str, dict[str, Any]]
 DEBUG = env_bool("RUMMI_DEBUG", True)
 SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY)
 if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
-    raise RuntimeError("Set SECRET_KEY when RUMMI_DEBUG is off.")
+    raise ImproperlyConfigured("SECRET_KEY must be set when RUMMI_DEBUG is off.")
 
 ALLOWED_HOSTS = env_list("RUMMI_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("RUMMI_CSRF_TRUSTED_ORIGINS", [])
+for _origin in CSRF_TRUSTED_ORIGINS:
+    check_url("RUMMI_CSRF_TRUSTED_ORIGINS", _origin, WEB_SCHEMES)
 
 INSTALLED_APPS = [
     "daphne",
@@ -226,9 +407,14 @@ AUTH_PASSWORD_VALIDATORS = [
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "none"
-LOGIN_REDIRECT_URL = "/"
-ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+LOGIN_REDIRECT_URL = "home"  # URL names: resolved by Django and allauth
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+LOGGING = logging_from_env(os.environ)
 EMAIL_BACKEND = env_str("RUMMI_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+", EMAIL_BACKEND):
+    raise ImproperlyConfigured(
+        f"RUMMI_EMAIL_BACKEND={EMAIL_BACKEND!r} is not a dotted path to an email backend class."
+    )
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -274,12 +460,20 @@ if not DEBUG:
 # round trips, so few threads keep up, and each more thread costs GIL hand-offs (measured: 3
 # threads used about 8% less CPU a move than 8, at the same p99).
 RUMMI_ACT_THREADS = env_int(
-    "RUMMI_ACT_THREADS", 4 if DATABASES["default"]["ENGINE"].endswith("postgresql") else 1
+    "RUMMI_ACT_THREADS",
+    4 if DATABASES["default"]["ENGINE"].endswith("postgresql") else 1,
+    minimum=1,
+    maximum=64,
 )
 # Seconds a bot waits before moving, so its play reads like a person's.
-RUMMI_BOT_PAUSE = float(env_str("RUMMI_BOT_PAUSE", "1.2"))
+RUMMI_BOT_PAUSE = env_float("RUMMI_BOT_PAUSE", 1.2, minimum=0, maximum=60)
 # Seconds a live turn gets when a worker starts after its clock ran out (README: restarts).
-RUMMI_RESTART_GRACE = float(env_str("RUMMI_RESTART_GRACE", "15"))
+RUMMI_RESTART_GRACE = env_float("RUMMI_RESTART_GRACE", 15.0, minimum=0, maximum=3600)
+# Whether the web process tunes the garbage collector (rummi_site/asgi.py).
+RUMMI_GC_TUNE = env_bool("RUMMI_GC_TUNE", True)
+# The rules engine reads RUMMI_PURE_PYTHON itself (it imports no Django) and takes any value
+# but "" and "0" as yes; refuse here what it would misread, such as "false".
+env_choice("RUMMI_PURE_PYTHON", "0", ("0", "1"))
 CELERY_BEAT_SCHEDULE["sweep-timeouts"] = {
     "task": "games.tasks.sweep_timeouts",
     "schedule": 1.0,
@@ -302,11 +496,11 @@ CELERY_BEAT_SCHEDULE["sweep-reviews"] = {
 }
 # The cache: Redis when REDIS_URL is set (the rate limits of rummi_site/limits.py count there,
 # shared by every web process), else memory, for the one web process of the embedded mode.
-if os.environ.get("REDIS_URL"):
+if env_str("REDIS_URL"):
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": os.environ["REDIS_URL"],
+            "LOCATION": env_str("REDIS_URL"),
             "KEY_PREFIX": "rummi",
         }
     }
@@ -317,12 +511,12 @@ else:
     # In the embedded mode one web process serves every request: its memory is the shared cache.
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 RATELIMIT_USE_CACHE = "default"
-RATELIMIT_ENABLE = os.environ.get("RUMMI_RATE_LIMITS", "1") != "0"
+RATELIMIT_ENABLE = env_bool("RUMMI_RATE_LIMITS", True)
 CSRF_FAILURE_VIEW = "games.api.csrf_failure"
 # Embedded mode (in-memory channel layer): where a Celery worker hands the frames of the moves
 # it makes (bots, timeouts) to the web process, which alone holds the sockets. `make run` sets
 # it; unset, those moves reach the board through its polling only.
-RUMMI_FRAME_RELAY_URL = env_str("RUMMI_FRAME_RELAY_URL", "")
+RUMMI_FRAME_RELAY_URL = env_url("RUMMI_FRAME_RELAY_URL", "", WEB_SCHEMES)
 # The relay's signing secret, made fresh by `make run` for each run (at least 32 characters);
 # without one the relay is off. Never derived from SECRET_KEY.
 RUMMI_FRAME_RELAY_SECRET = env_str("RUMMI_FRAME_RELAY_SECRET", "")
@@ -333,7 +527,7 @@ if RUMMI_FRAME_RELAY_SECRET and (
         "RUMMI_FRAME_RELAY_SECRET must be a fresh secret of at least 32 characters"
     )
 # Where emails point players to.
-RUMMI_SITE_URL = env_str("RUMMI_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+RUMMI_SITE_URL = env_url("RUMMI_SITE_URL", "http://127.0.0.1:8000", WEB_SCHEMES).rstrip("/")
 CELERY_BEAT_SCHEDULE["send-digests"] = {"task": "games.tasks.send_digests", "schedule": 600.0}
 CELERY_BEAT_SCHEDULE["warn-clocks"] = {"task": "games.tasks.warn_clocks", "schedule": 600.0}
 from celery.schedules import crontab  # noqa: E402  (the daily puzzle runs on the clock)

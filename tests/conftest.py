@@ -2,11 +2,37 @@
 
 from __future__ import annotations
 
+import atexit
+import logging.config
+import os
+import shutil
+import tempfile
 from typing import Any
 
 import pytest
 
 PASSWORD = "tiles-and-racks-42"
+
+
+def _log_to_a_folder_of_the_run() -> None:
+    """Logs of a test run go to a temporary folder, not the repository's var/log/.
+
+    pytest-django configured Django, logging included, before this file was imported; the
+    file handler opens its file on the first line, so nothing was written yet. The folder is
+    also handed to every process a test starts (manage.py, daphne, Celery workers).
+    """
+    from django.conf import settings
+
+    from rummi_site.settings import logging_from_env
+
+    folder = tempfile.mkdtemp(prefix="rummi-test-logs-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    os.environ["RUMMI_LOG_DIR"] = folder
+    settings.LOGGING = logging_from_env(os.environ)
+    logging.config.dictConfig(settings.LOGGING)
+
+
+_log_to_a_folder_of_the_run()
 
 
 def _make_user(django_user_model: Any, username: str) -> Any:

@@ -85,6 +85,7 @@ export class Ui {
     this.focusId = null;
     root.classList.add("rummi");
     root.innerHTML = SKELETON;
+    if (boot?.home) root.querySelector(".rm-end a").href = boot.home;
     const $ = (s) => root.querySelector(s);
     this.el = {
       players: $(".rm-players"),

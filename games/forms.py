@@ -1,0 +1,135 @@
+"""The HTML forms of the games pages: a new game (home page) and joining by an invite link.
+
+Each field is bounded (a choice, a number in a range, text of a maximum length), so a hostile
+value is a quick form error before anything else runs. What a valid form gives is what
+``services.create_game`` takes (the options of ``modes.setup_from``), which still checks how
+the options go together.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from .identity import NAME_MAX
+from .models import Mode
+from .modes import (
+    BOT_STRENGTHS,
+    CORRESPONDENCE_DAYS,
+    LIVE_CLOCKS,
+    PLAYERS,
+    TARGET_SCORES,
+    TILE_SETS,
+    players_allowed,
+)
+
+OTHER_SEATS = max(PLAYERS) - 1  # seat1..seat5: the creator takes seat 0
+SEAT_CHOICES = [("human", "Invite a person")] + [
+    (f"bot:{strength}", f"{strength.title()} bot") for strength in BOT_STRENGTHS
+]
+
+
+def name_field() -> forms.CharField:
+    """A display name as the table shows it (services.clean_name folds its spaces)."""
+    return forms.CharField(
+        label="Your name",
+        max_length=NAME_MAX,
+        required=False,  # a signed-in player plays under their username, a guest may have one
+        widget=forms.TextInput(
+            attrs={"maxlength": NAME_MAX, "placeholder": "Name shown at the table"}
+        ),
+    )
+
+
+class NewGameForm(forms.Form):
+    name = name_field()
+    mode = forms.ChoiceField(choices=Mode.choices, widget=forms.Select(attrs={"id": "mode"}))
+    players = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in PLAYERS],
+        coerce=int,
+        initial=2,
+        widget=forms.Select(attrs={"id": "players"}),
+    )
+    clock = forms.TypedChoiceField(
+        label="Turn clock",
+        choices=[(c, f"{c} seconds") for c in LIVE_CLOCKS],
+        coerce=int,
+        required=False,
+        empty_value=None,
+        initial=60,
+    )
+    days = forms.TypedChoiceField(
+        label="Correspondence",
+        choices=[("", "No, play live")]
+        + [(d, f"{d} day{'s' if d > 1 else ''} a move") for d in CORRESPONDENCE_DAYS],
+        coerce=int,
+        required=False,
+        empty_value=None,
+    )
+    target = forms.IntegerField(
+        label="Target score",
+        min_value=min(TARGET_SCORES),
+        max_value=max(TARGET_SCORES),
+        required=False,
+        initial=200,
+        widget=forms.NumberInput(attrs={"step": 50}),
+    )
+    rounds = forms.ChoiceField(
+        choices=[("", "Play to the target"), ("one", "One round")], required=False
+    )
+    tiles = forms.ChoiceField(
+        choices=[("", "The mode's set")] + [(t, t) for t in TILE_SETS], required=False
+    )
+    listed = forms.BooleanField(label="List in the lobby", required=False, initial=True)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for i in range(1, OTHER_SEATS + 1):
+            self.fields[f"seat{i}"] = forms.ChoiceField(
+                label=f"Seat {i + 1}", choices=SEAT_CHOICES, required=False, initial="human"
+            )
+
+    def seat_fields(self) -> list[tuple[int, forms.BoundField]]:
+        """(1, seat1) ... (5, seat5), for the template's seat pickers."""
+        return [(i, self[f"seat{i}"]) for i in range(1, OTHER_SEATS + 1)]
+
+    def clean_target(self) -> int | None:
+        target = self.cleaned_data.get("target")
+        if target is not None and target not in TARGET_SCORES:
+            raise forms.ValidationError(
+                "Choose a target of " + ", ".join(map(str, TARGET_SCORES)) + " points."
+            )
+        return target
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        mode, players = data.get("mode"), data.get("players")
+        if mode and players:
+            allowed = players_allowed(mode)
+            if players not in allowed:
+                label = Mode(mode).label
+                count = f"{allowed[0]}" if len(allowed) == 1 else f"{allowed[0]} to {allowed[-1]}"
+                self.add_error("players", f"{label} is played by {count} players.")
+        return data
+
+    def options(self) -> dict[str, Any]:
+        """The options of ``services.create_game``; what is left blank takes the mode's
+        default there."""
+        data = self.cleaned_data
+        players = data["players"]
+        options: dict[str, Any] = {
+            "mode": data["mode"],
+            "players": players,
+            "listed": data["listed"],
+            # The page sends every picker; those past the number of players are hidden.
+            "seats": [data[f"seat{i}"] or "human" for i in range(1, players)],
+        }
+        for name in ("clock", "days", "target", "rounds", "tiles"):
+            if data[name] not in (None, ""):
+                options[name] = data[name]
+        return options
+
+
+class JoinForm(forms.Form):
+    name = name_field()
