@@ -12,6 +12,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from rummi_site.jsonapi import json_errors, read_body
+from rummi_site.limits import limited
 
 from . import live, services
 from .errors import Conflict, Forbidden, Invalid
@@ -39,6 +40,7 @@ def game_events(request: HttpRequest, gid: str) -> JsonResponse:
 
 @require_GET
 @json_errors
+@limited("hint", methods=("GET",))
 def game_hint(request: HttpRequest, gid: str) -> JsonResponse:
     """The solver's best play for the asking seat: Sandbox and bot practice only."""
     game = get_game(gid)
@@ -62,6 +64,7 @@ def game_action(request: HttpRequest, gid: str, action: str) -> JsonResponse:
 
 @require_POST
 @json_errors
+@limited("create")
 def create(request: HttpRequest) -> JsonResponse:
     body = read_body(request)
     viewer = identity_of(request)
@@ -76,6 +79,7 @@ def create(request: HttpRequest) -> JsonResponse:
 
 @require_POST
 @json_errors
+@limited("join")
 def join(request: HttpRequest, token: str) -> JsonResponse:
     body = read_body(request)
     viewer = identity_of(request)

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from games.engine.audit import audit_record
 from games.engine.rules import Rules
 from rummi_site.jsonapi import status_of
+from rummi_site.limits import limited
 
 from . import services
 from .api import invites
@@ -67,6 +68,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["POST"])
+@limited("create")
 def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
@@ -80,6 +82,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@limited("join")
 def join(request: HttpRequest, token: str) -> HttpResponse:
     seat = get_object_or_404(Seat.objects.select_related("game"), invite_token=token)
     game = seat.game

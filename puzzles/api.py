@@ -45,6 +45,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.errors import Invalid
 from games.identity import guest_key, identity_of
 from rummi_site.jsonapi import json_errors, read_body
+from rummi_site.limits import limited
 
 from . import daily as dailies
 from . import editor as editing
@@ -72,6 +73,7 @@ def daily(request: HttpRequest) -> JsonResponse:
 
 @require_POST
 @json_errors
+@limited("puzzle")
 def attempt(request: HttpRequest, slug: str) -> JsonResponse:
     body = read_body(request)
     puzzle = services.get_puzzle(slug)
@@ -84,6 +86,7 @@ def attempt(request: HttpRequest, slug: str) -> JsonResponse:
 
 @require_POST
 @json_errors
+@limited("puzzle")
 def submit(request: HttpRequest, slug: str) -> JsonResponse:
     body = read_body(request)
     puzzle = services.get_puzzle(slug)
@@ -92,6 +95,7 @@ def submit(request: HttpRequest, slug: str) -> JsonResponse:
 
 @require_POST
 @json_errors
+@limited("puzzle")
 def hint(request: HttpRequest, slug: str) -> JsonResponse:
     puzzle = services.get_puzzle(slug)
     return JsonResponse(services.hint(puzzle, identity_of(request)))
@@ -99,6 +103,7 @@ def hint(request: HttpRequest, slug: str) -> JsonResponse:
 
 @require_POST
 @json_errors
+@limited("puzzle")
 def give_up(request: HttpRequest, slug: str) -> JsonResponse:
     puzzle = services.get_puzzle(slug)
     return JsonResponse(services.give_up(puzzle, identity_of(request)))
@@ -106,6 +111,7 @@ def give_up(request: HttpRequest, slug: str) -> JsonResponse:
 
 @require_POST
 @json_errors
+@limited("editor")
 def editor(request: HttpRequest) -> JsonResponse:
     """``{"table": [[codes]], "rack": [codes], "save": false}``: the solver's verdict, and
     with ``save`` a new puzzle shared by link."""

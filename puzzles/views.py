@@ -16,6 +16,7 @@ from games.identity import identity_of
 from games.models import Game, Status
 from games.review import position_before
 from rummi_site.jsonapi import status_of
+from rummi_site.limits import limited
 
 from . import daily as dailies
 from . import editor as editing
@@ -128,6 +129,7 @@ def daily_archive(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@limited("editor")
 def editor(request: HttpRequest) -> HttpResponse:
     """The puzzle editor: meld lines and a rack line; the solver checks, saving shares."""
     form = EditorForm(request.POST if request.method == "POST" else None)

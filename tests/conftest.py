@@ -35,6 +35,12 @@ def _log_to_a_folder_of_the_run() -> None:
 _log_to_a_folder_of_the_run()
 
 
+@pytest.fixture(autouse=True)
+def _no_rate_limits(settings: Any) -> None:
+    """Tests act faster than people; tests/games/test_it_limits_rates.py turns limits on."""
+    settings.RATELIMIT_ENABLE = False
+
+
 def _make_user(django_user_model: Any, username: str) -> Any:
     return django_user_model.objects.create_user(
         username=username, email=f"{username}@example.com", password=PASSWORD

@@ -20,5 +20,7 @@ DATABASES = {
 CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 CELERY_TASK_ALWAYS_EAGER = True
 RUMMI_BOT_PAUSE = 0
+# The browser tests sign in and start games faster than people do; tests/games has the limits.
+RATELIMIT_ENABLE = False
 ROOT_URLCONF = "tests.browser.site_urls"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
