@@ -109,11 +109,11 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
     viewer = identity_of(request)
     summary = services.game_summary(game, viewer)
     if game.status == Status.WAITING:
-        return render(
-            request,
-            "games/waiting.html",
-            {"game": game, "summary": summary, "invites": invites(game), "me": summary["me"]},
-        )
+        # A listed game's open seats are in the lobby for anyone to take; an unlisted game's
+        # invite links are its creator's (seat 0) to hand out, shown to nobody else.
+        shown = invites(game) if game.listed or summary["me"] == 0 else []
+        context = {"game": game, "summary": summary, "invites": shown, "me": summary["me"]}
+        return render(request, "games/waiting.html", context)
     rules = Rules.from_dict(game.rules)
     bootstrap = {
         **summary,

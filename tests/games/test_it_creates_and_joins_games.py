@@ -153,3 +153,21 @@ def test_the_lobby_lists_open_games_and_my_games(alice: Any, bob: Any) -> None:
     mine = client_for(alice).get("/").content.decode()
     assert "My games" in mine and f"/g/{game.public_id}/" in mine
     assert Identity().known is False
+
+
+def test_an_unlisted_games_invite_links_are_shown_to_its_creator_only(
+    alice: Any, bob: Any, outsider: Any
+) -> None:
+    game = services.create_game(viewer(alice), {"mode": "parlor", "players": 3, "listed": False})
+    tokens = [s.invite_token for s in game.seats.filter(index__gt=0)]
+    page = lambda client: client.get(f"/g/{game.public_id}/").content.decode()  # noqa: E731
+
+    assert all(token in page(client_for(alice)) for token in tokens)
+    services.join_game(viewer(bob), tokens[0])
+    for stranger in (Client(), client_for(outsider), client_for(bob)):
+        html = page(stranger)
+        assert not any(token in html for token in tokens)
+    assert "private" in page(Client())
+    listed = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
+    token = listed.seats.get(index=1).invite_token
+    assert token in Client().get(f"/g/{listed.public_id}/").content.decode()
