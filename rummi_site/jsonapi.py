@@ -26,11 +26,12 @@ import json
 import logging
 import math
 from collections.abc import Callable
-from functools import wraps
+from functools import cache, wraps
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
 
 from games.errors import Conflict, DomainError, Forbidden, Illegal, Invalid, NotFound, Unavailable
 
@@ -42,8 +43,23 @@ log = logging.getLogger(__name__)
 MAX_BYTES = 32 * 1024
 MAX_DEPTH = 8
 MAX_INT_DIGITS = 15
-# Paths whose every answer is JSON, errors included (docs/api.md).
-JSON_PREFIXES = ("/api/", "/puzzles/api/")
+# The JSON endpoints are the URLs named api_*; every path under their "api/" folders answers
+# JSON, errors included, unknown paths too (docs/api.md). Found from these names once.
+JSON_ROOTS = ("api_create", "puzzles:api_trainer")
+
+
+@cache
+def json_prefixes() -> tuple[str, ...]:
+    """``("/api/", "/puzzles/api/")``: each root's path up to and including its ``api/``."""
+    found = []
+    for name in JSON_ROOTS:
+        path = reverse(name)
+        found.append(path[: path.index("api/") + len("api/")])
+    return tuple(found)
+
+
+def is_json_path(request: HttpRequest) -> bool:
+    return request.path.startswith(json_prefixes())
 
 
 class TooLarge(Invalid):
@@ -170,7 +186,7 @@ def read_body(request: HttpRequest) -> dict[str, Any]:
 
 
 class JsonErrorsMiddleware:
-    """Every answer under :data:`JSON_PREFIXES` is JSON, in DEBUG too: an unexpected error is a
+    """Every answer under :func:`json_prefixes` is JSON, in DEBUG too: an unexpected error is a
     JSON 500 (logged), and an HTML error page (404 of an unknown path, 405) becomes JSON."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -178,7 +194,7 @@ class JsonErrorsMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if not request.path.startswith(JSON_PREFIXES) or response.status_code < 400:
+        if not is_json_path(request) or response.status_code < 400:
             return response
         if response.get("Content-Type", "").startswith("application/json"):
             return response
@@ -193,7 +209,7 @@ class JsonErrorsMiddleware:
         return answer
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not request.path.startswith(JSON_PREFIXES):
+        if not is_json_path(request):
             return None
         if isinstance(exception, DomainError):
             return error_response(exception)

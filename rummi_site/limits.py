@@ -19,7 +19,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django_ratelimit.core import get_usage
 
-from .jsonapi import JSON_PREFIXES
+from .jsonapi import is_json_path
 
 # The limits, per person (account or address), by what is limited.
 RATES = {
@@ -66,7 +66,7 @@ def too_many(request: HttpRequest, group: str, retry_after: int) -> HttpResponse
     retry_after = max(1, retry_after)
     limit = RATES[group].replace("/m", " a minute").replace("/h", " an hour")
     message = f"Too many {WHAT[group]} (at most {limit}); try again in {retry_after} s."
-    if request.path.startswith(JSON_PREFIXES):
+    if is_json_path(request):
         response: HttpResponse = JsonResponse(
             {"error": "rate_limited", "message": message, "retry_after": retry_after}, status=429
         )
