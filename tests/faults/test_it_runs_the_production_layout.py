@@ -81,11 +81,13 @@ def test_two_web_processes_two_workers_one_beat(tmp_path: Path) -> None:
             across = max(b.time_reaching(seq) or 0 for b in on_b.values()) - sent
             assert not any(b.fetched for b in on_b.values()), "B's boards had to fetch"
 
-            counts = {}
-            latencies = {}
+            counts: dict[str, int] = {}
+            latencies: dict[str, float] = {}
+            numbers: list[int] = []
             for path, ahead in (("sweep", -5.0), ("queued task", 1.0)):
                 game = Game.objects.get(pk=game.pk)
                 number = game.turn_number
+                numbers.append(number)
                 set_at = timezone.now()
                 deadline = set_at + timedelta(seconds=ahead)
                 Game.objects.filter(pk=game.pk).update(deadline=deadline)
@@ -124,4 +126,5 @@ def test_two_web_processes_two_workers_one_beat(tmp_path: Path) -> None:
                 board.stop()
 
     final = assert_log_is_true(gid)
-    assert final.events.filter(kind="TurnTimedOut").count() == 2
+    # Later turns' own 30 s clocks may run out on a slow machine; these two timed out once each.
+    assert [timed_out(final, n) for n in numbers] == [1, 1]

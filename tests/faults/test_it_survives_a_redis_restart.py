@@ -91,6 +91,8 @@ def test_boards_resync_and_no_acknowledged_move_is_lost(tmp_path: Path) -> None:
             sent = time.monotonic()
             last = play()
             assert everyone_at(last, RESYNC_S), describe(watching)
+            by_frame = {n: b.seqs[-1] for n, b in watching.items()}
+            assert all(s == last and how == "frame" for _, s, how in by_frame.values()), by_frame
             latest = max(b.time_reaching(last) or 0 for b in watching.values())
             print(
                 f"\nredis restart: boards resynced {resync:.2f} s after redis was back; "
