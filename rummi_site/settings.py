@@ -265,11 +265,7 @@ def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
         # A psycopg pool per process; Django then requires CONN_MAX_AGE = 0 (its default).
-        # Room for the socket move threads (RUMMI_ACT_THREADS) and the request thread. Each
-        # connection is checked as it is handed out (one empty round trip), so connections the
-        # server dropped (a restart, pg_terminate_backend) are replaced, never given to a move.
-        # (Django's CONN_HEALTH_CHECKS makes its pool do so: ConnectionPool.check_connection.)
-        "CONN_HEALTH_CHECKS": True,
+        # Room for the socket move threads (RUMMI_ACT_THREADS) and the request thread.
         "OPTIONS": {"pool": {"min_size": 2, "max_size": 12}},
     }
 
