@@ -11,6 +11,9 @@ NATIVE_CURRENT := $(PY) -c "from games.engine import native; raise SystemExit(na
 HOST := 127.0.0.1
 PORT := 8000
 CHROMIUM ?= /usr/bin/chromium
+# pytest-xdist processes for make test: one per core (the suite's tests keep their own databases,
+# ports and folders, so they run side by side); the 15 slowest are listed after each run.
+TEST_WORKERS ?= auto
 
 .PHONY: venv native migrate run lint format test bench clean chromium
 
@@ -71,10 +74,11 @@ chromium:
 	fi
 
 test: chromium lint native
-	$(PURE) $(PY) -m pytest -p no:cacheprovider --cov=games.engine --cov-report=term --cov-fail-under=95
+	$(PURE) $(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) --durations=15 \
+		--cov=games.engine --cov-report=term --cov-fail-under=95
 	if $(NATIVE_CURRENT); then \
 		echo "engine tests on the compiled solver"; \
-		$(PY) -m pytest -p no:cacheprovider tests/engine; \
+		$(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) tests/engine; \
 	else echo "no current native solver build: its engine test run is skipped"; fi
 
 bench: $(STAMP) native
