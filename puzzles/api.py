@@ -97,6 +97,7 @@ def submit(request: HttpRequest, slug: str) -> JsonResponse:
 @json_errors
 @limited("puzzle")
 def hint(request: HttpRequest, slug: str) -> JsonResponse:
+    read_body(request)  # no fields, but a malformed body is refused like anywhere else
     puzzle = services.get_puzzle(slug)
     return JsonResponse(services.hint(puzzle, identity_of(request)))
 
@@ -105,6 +106,7 @@ def hint(request: HttpRequest, slug: str) -> JsonResponse:
 @json_errors
 @limited("puzzle")
 def give_up(request: HttpRequest, slug: str) -> JsonResponse:
+    read_body(request)  # no fields, but a malformed body is refused like anywhere else
     puzzle = services.get_puzzle(slug)
     return JsonResponse(services.give_up(puzzle, identity_of(request)))
 
