@@ -483,16 +483,27 @@ def due_bot_turns(now: datetime | None = None) -> list[tuple[str, int]]:
 def request_review(gid: str, now: datetime | None = None) -> bool:
     """Claim the right to queue a finished game's review (compare-and-set): True for exactly
     one caller while no review exists and none was asked for within
-    :data:`REVIEW_RETRY_AFTER`."""
+    :data:`REVIEW_RETRY_AFTER`.
+
+    The claim locks the row and reads it rather than trusting an UPDATE's row count: a
+    receiver may run inside the move's psycopg pipeline (games/rows.py), where that count is
+    not reported.
+    """
     now = now or timezone.now()
-    claimed = (
-        Game.objects.filter(public_id=gid, status=Status.FINISHED, review__isnull=True)
-        .filter(
-            Q(review_requested__isnull=True) | Q(review_requested__lte=now - REVIEW_RETRY_AFTER)
+    with transaction.atomic():
+        claimable = (
+            Game.objects.select_for_update()
+            .filter(public_id=gid, status=Status.FINISHED, review__isnull=True)
+            .filter(
+                Q(review_requested__isnull=True) | Q(review_requested__lte=now - REVIEW_RETRY_AFTER)
+            )
+            .values_list("pk", flat=True)
+            .first()
         )
-        .update(review_requested=now)
-    )
-    return claimed == 1
+        if claimable is None:
+            return False
+        Game.objects.filter(pk=claimable).update(review_requested=now)
+    return True
 
 
 def lost_reviews(now: datetime | None = None) -> list[str]:

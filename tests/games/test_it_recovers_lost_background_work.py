@@ -10,6 +10,7 @@ import signal
 import time
 from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -96,7 +97,9 @@ def test_a_review_is_claimed_once_and_a_get_never_asks(
     duel: Game, alice: Any, client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     queued: list[str] = []
-    monkeypatch.setattr(tasks.review_game, "delay", queued.append)
+    # The task itself is replaced (not its bound ``delay``: Celery's task proxy may hand out
+    # another object), so what queue_review sends is recorded instead of run.
+    monkeypatch.setattr(tasks, "review_game", SimpleNamespace(delay=queued.append))
     services.act(duel.public_id, viewer(alice), "resign", {"expected_seq": duel.seq, "key": key()})
     assert queued == [duel.public_id]  # the game_finished receiver won the claim
 
