@@ -69,6 +69,8 @@ def create_game(viewer: Identity, options: dict[str, Any]) -> Game:
         raise Forbidden("sign_in", "Sign in or choose a guest name to create a game.")
     try:
         setup = setup_from(options)
+        # The engine's own check (a set too small for the players) before any seat is made.
+        GameConfig(setup.rules, setup.players, setup.match)
     except InvalidInput as error:
         raise Invalid("bad_options", str(error)) from None
     seats = _seat_plan(options.get("seats"), setup.players)

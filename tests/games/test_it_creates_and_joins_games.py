@@ -171,3 +171,11 @@ def test_an_unlisted_games_invite_links_are_shown_to_its_creator_only(
     listed = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
     token = listed.seats.get(index=1).invite_token
     assert token in Client().get(f"/g/{listed.public_id}/").content.decode()
+
+
+def test_a_set_too_small_for_the_players_is_refused_when_the_game_is_made(alice: Any) -> None:
+    """The rush set cannot deal six racks: refused at once, not when the last seat fills."""
+    options = {"mode": "sandbox", "players": 6, "tiles": "rush", "seats": ["bot:casual"] * 5}
+    with pytest.raises(Invalid, match="too small"):
+        services.create_game(viewer(alice), options)
+    assert not Game.objects.exists()
