@@ -1,72 +1,31 @@
-"""The statements of a move, written out: the lock of the game row, the events, the receipt.
+"""The one statement of a move still written out: the lock of the game row with its seats.
 
-Every move runs the same five statements. Built by the ORM they cost more CPU than the move
-itself: ``select_for_update().prefetch_related("seats")`` alone took about 4 of a move's 11 ms
-(PostgreSQL, measured in process), against about 1 ms as two plain statements. Here the SQL
-is fixed per model and backend; values go through each field's own conversions both ways
-(``get_db_prep_save`` in, the backend's and the field's converters out), so rows read and
-written here are exactly what the ORM reads and writes.
+Django's own APIs carry the rest of the move (docs/design.md, "The move path"): on PostgreSQL,
+``OPTIONS["server_side_binding"]`` sends values apart from the SQL (no quoting of the JSON
+state in Python) and ``prepare_threshold`` lets psycopg prepare what repeats; the move runs in
+psycopg's pipeline (:func:`pipelined`), and its writes are ORM calls. The lock stays here
+because the live bench measured the ORM's ``select_for_update().prefetch_related("seats")`` at
+about 1.3-1.5 ms more server CPU per move than these two fixed statements (a quarter of a move;
+benchmarks/move_cpu.py). What it relies on in Django is pinned by
+tests/games/test_it_reads_and_writes_rows_like_the_orm.py: the SQL is what the ORM compiles,
+values go through the fields' own converters, and the seats are cached where
+``prefetch_related`` caches them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from datetime import datetime
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.models.expressions import Col
 
-from .models import ActionReceipt, Game, GameEvent, Seat
+from .models import Game, Seat
 
 Converter = Callable[[Any, Col, Any], Any]
-
-
-@contextlib.contextmanager
-def _cursor(second: bool = False) -> Iterator[Any]:
-    """A cursor for a move's statements, with Django's error translation (IntegrityError).
-
-    On PostgreSQL it binds parameters on the server, and psycopg prepares the statements it
-    sees repeated on a connection. Django's default cursor binds on the client: it quotes every
-    value into the SQL text in Python, which for a move's JSON state cost more than running the
-    statement, and leaves the server to parse and plan the same five statements every move.
-    Inside :func:`pipelined` the block's cursor is reused by all its statements (``second``:
-    another one, for a statement whose results are read together with the first's).
-    """
-    held = getattr(_local, "second" if second else "cursor", None)
-    if held is not None:
-        connection.validate_no_broken_transaction()
-        with connection.wrap_database_errors:
-            yield held
-        return
-    if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
-            yield cursor
-        return
-    connection.validate_no_broken_transaction()
-    with connection.wrap_database_errors, _server_cursor() as cursor:
-        yield cursor
-
-
-@contextlib.contextmanager
-def _server_cursor() -> Iterator[Any]:
-    """A psycopg cursor on Django's connection, timestamps read in the connection's zone."""
-    import psycopg
-    from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
-    from django.db.backends.postgresql.psycopg_any import register_tzloader
-    from psycopg.pq import Format
-
-    connection.ensure_connection()
-    raw = connection.connection
-    with psycopg.Cursor(raw) as cursor:
-        loader = raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
-        if connection.timezone != getattr(loader, "timezone", None):
-            register_tzloader(connection.timezone, cursor)
-        yield cursor
-
 
 # The pipeline open on this thread's connection, if any (Django's connections are per thread).
 _local = threading.local()
@@ -76,28 +35,22 @@ _local = threading.local()
 def pipelined() -> Iterator[None]:
     """Send the statements of the block in as few round trips as its reads allow.
 
-    On PostgreSQL, psycopg's pipeline mode: a move's ``BEGIN`` goes with the locking
-    ``SELECT``, its three writes go together (:func:`flush`), then the ``COMMIT``: three round
-    trips instead of seven, each a wake-up of the server's process and of ours. Elsewhere it
-    does nothing.
+    On PostgreSQL, psycopg's pipeline mode on Django's connection: statements are queued and
+    sent together until a result is read, so a move's ``BEGIN`` goes with the locking
+    ``SELECT`` and the seats' ``SELECT``, and the game's ``UPDATE`` with the next write.
+    Elsewhere it does nothing.
     """
     if connection.vendor != "postgresql":
         yield
         return
     connection.ensure_connection()
-    names = ("pipeline", "cursor", "second")
-    outer = tuple(getattr(_local, name, None) for name in names)
-    with (
-        connection.wrap_database_errors,
-        connection.connection.pipeline() as pipeline,
-        _server_cursor() as cursor,
-        _server_cursor() as second,
-    ):
-        _local.pipeline, _local.cursor, _local.second = pipeline, cursor, second
+    outer = getattr(_local, "pipeline", None)
+    with connection.wrap_database_errors, connection.connection.pipeline() as pipeline:
+        _local.pipeline = pipeline
         try:
             yield
         finally:
-            _local.pipeline, _local.cursor, _local.second = outer
+            _local.pipeline = outer
 
 
 def flush() -> None:
@@ -109,28 +62,24 @@ def flush() -> None:
             pipeline.sync()
 
 
-def _quote(name: str) -> str:
-    return str(connection.ops.quote_name(name))
-
-
 @cache
-def _reader(model: type[models.Model], vendor: str) -> tuple[str, list[str], list[Any]]:
-    """The column list, attribute names and per-column converters for reading ``model``."""
+def _reader(model: type[models.Model], vendor: str) -> tuple[list[str], list[Any]]:
+    """The attribute names and per-column converters for reading ``model``'s rows, whose
+    columns come in ``concrete_fields`` order (the ORM's, for a query that defers none)."""
     fields = model._meta.concrete_fields
     table = model._meta.db_table
-    columns = ", ".join(f"{_quote(table)}.{_quote(f.column)}" for f in fields)
     converters = []
     for field in fields:
         col = field.get_col(table)
         found = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
         converters.append((col, found))
-    return columns, [f.attname for f in fields], converters
+    return [f.attname for f in fields], converters
 
 
 def _instance(model: type[models.Model], row: Sequence[Any], db: Any) -> Any:
     """A model instance from a row, as the ORM makes it (``db``: this thread's connection
     itself, not the proxy, which costs a lookup for each of the converters' many uses)."""
-    _, names, converters = _reader(model, db.vendor)
+    names, converters = _reader(model, db.vendor)
     values = list(row)
     for i, (col, found) in enumerate(converters):
         if found:
@@ -141,22 +90,24 @@ def _instance(model: type[models.Model], row: Sequence[Any], db: Any) -> Any:
     return model.from_db(db.alias, names, values)
 
 
+# What the compiled statements are asked for; never a game's id (those are URL-safe base64).
+_PROBE = "?probe?"
+
+
 @cache
 def _lock_sql(vendor: str) -> tuple[str, str]:
-    """The statements of :func:`lock_game` on ``vendor``: the game, locked; its seats."""
-    game_columns, _, _ = _reader(Game, vendor)
-    seat_columns, _, _ = _reader(Seat, vendor)
-    game_table, seat_table = _quote(Game._meta.db_table), _quote(Seat._meta.db_table)
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    seat_game = _quote(Seat._meta.get_field("game").column)  # type: ignore[union-attr]
-    index = _quote(Seat._meta.get_field("index").column)  # type: ignore[union-attr]
-    public_id = _quote(Game._meta.get_field("public_id").column)  # type: ignore[union-attr]
-    return (
-        f"SELECT {game_columns} FROM {game_table} WHERE {game_table}.{public_id} = %s{lock}",
-        f"SELECT {seat_columns} FROM {seat_table}"
-        f" JOIN {game_table} ON {seat_table}.{seat_game} = {game_table}.id"
-        f" WHERE {game_table}.{public_id} = %s ORDER BY {seat_table}.{index}",
-    )
+    """The statements of :func:`lock_game` on ``vendor``, as the ORM compiles them once: the
+    game, locked (``select_for_update()``), and its seats in order. Compiled inside the
+    transaction of the first lock (Django refuses ``FOR UPDATE`` outside one)."""
+    lock = Game.objects.select_for_update().filter(public_id=_PROBE)
+    seats = Seat.objects.filter(game__public_id=_PROBE).order_by("index")
+    compiled = []
+    for queryset in (lock, seats):
+        sql, params = queryset.query.sql_with_params()
+        if tuple(params) != (_PROBE,):  # pragma: no cover - a Django that binds otherwise
+            raise RuntimeError(f"games.rows: unexpected parameters {params!r} for {sql}")
+        compiled.append(sql)
+    return compiled[0], compiled[1]
 
 
 def lock_game(gid: str) -> Game | None:
@@ -170,7 +121,7 @@ def lock_game(gid: str) -> Game | None:
     """
     db = connections[DEFAULT_DB_ALIAS]
     lock, seating = _lock_sql(db.vendor)
-    with _cursor() as cursor, _cursor(second=True) as seats_cursor:
+    with db.cursor() as cursor, db.cursor() as seats_cursor:
         cursor.execute(lock, [gid])
         seats_cursor.execute(seating, [gid])
         found = cursor.fetchone()
@@ -202,69 +153,3 @@ def release(game: Game) -> None:
     if cached is not None:
         cached._result_cache = None
         cached._hints.clear()
-
-
-@cache
-def _writer(
-    model: type[models.Model], names: tuple[str, ...], vendor: str
-) -> tuple[list[str], list[str], tuple[Any, ...]]:
-    """For writing fields ``names``: their quoted columns, attribute names and each one's
-    ``get_db_prep_save``, made once per model, fields and backend."""
-    fields = [model._meta.get_field(n) for n in names]
-    columns = [_quote(f.column) for f in fields]  # type: ignore[union-attr]
-    attnames = [f.attname for f in fields]  # type: ignore[union-attr]
-    return columns, attnames, tuple(f.get_db_prep_save for f in fields)  # type: ignore[union-attr]
-
-
-@cache
-def _insert_sql(model: type[models.Model], names: tuple[str, ...], rows: int, vendor: str) -> str:
-    columns, _, _ = _writer(model, names, vendor)
-    values = ", ".join(["(" + ", ".join(["%s"] * len(names)) + ")"] * rows)
-    return f"INSERT INTO {_quote(model._meta.db_table)} ({', '.join(columns)}) VALUES {values}"
-
-
-@cache
-def _update_sql(names: tuple[str, ...], vendor: str) -> str:
-    columns, _, _ = _writer(Game, names, vendor)
-    sets = ", ".join(f"{column} = %s" for column in columns)
-    return f"UPDATE {_quote(Game._meta.db_table)} SET {sets} WHERE id = %s"
-
-
-def _insert(
-    model: type[models.Model], names: tuple[str, ...], rows: Iterable[Sequence[Any]]
-) -> None:
-    db = connections[DEFAULT_DB_ALIAS]
-    vendor = db.vendor
-    _, _, preps = _writer(model, names, vendor)
-    params: list[Any] = []
-    count = 0
-    for row in rows:
-        params.extend(prep(v, db) for prep, v in zip(preps, row, strict=True))
-        count += 1
-    if not count:
-        return
-    with _cursor() as cursor:
-        cursor.execute(_insert_sql(model, names, count, vendor), params)
-
-
-def insert_events(
-    game: Game, rows: Iterable[tuple[int, str, dict[str, Any]]], now: datetime
-) -> None:
-    """Append ``(seq, kind, payload)`` rows to the game's log in one statement."""
-    names = ("game", "seq", "kind", "payload", "created")
-    _insert(GameEvent, names, ((game.pk, seq, kind, payload, now) for seq, kind, payload in rows))
-
-
-def insert_receipt(game: Game, seat: int, key: str, body: dict[str, Any], now: datetime) -> None:
-    names = ("game", "seat", "key", "status", "body", "created")
-    _insert(ActionReceipt, names, [(game.pk, seat, key, 200, body, now)])
-
-
-def save_fields(game: Game, names: tuple[str, ...]) -> None:
-    """``game.save(update_fields=names)`` as one plain UPDATE."""
-    db = connections[DEFAULT_DB_ALIAS]
-    vendor = db.vendor
-    _, attnames, preps = _writer(Game, names, vendor)
-    params = [prep(getattr(game, a), db) for prep, a in zip(preps, attnames, strict=True)]
-    with _cursor() as cursor:
-        cursor.execute(_update_sql(names, vendor), [*params, game.pk])

@@ -1,9 +1,9 @@
 """The one place that writes games: create, join, start, act. Every change appends events.
 
-An action runs in one transaction: the game row is locked (``FOR UPDATE`` on PostgreSQL, in
-games/rows.py with the rest of a move's statements; SQLite's IMMEDIATE transactions serialise
-writers), the expected seq is checked, the engine decides, the events are appended with
-consecutive seqs under a unique ``(game, seq)`` constraint and the cached state is updated.
+An action runs in one transaction: the game row is locked (``FOR UPDATE`` on PostgreSQL, the
+statement run from games/rows.py; SQLite's IMMEDIATE transactions serialise writers), the
+expected seq is checked, the engine decides, the events are appended with consecutive seqs
+under a unique ``(game, seq)`` constraint and the cached state is updated.
 When a game finishes, its result rows (one per seat) are written in that same transaction.
 After commit, the lifecycle signals of games/signals.py are sent: every viewer's frames, the
 bot, clock and notice work and the post-game review subscribe to them (games/receivers.py).
@@ -206,7 +206,11 @@ def act(gid: str, viewer: Identity, name: str, body: dict[str, Any]) -> dict[str
     if not isinstance(expected, int) or isinstance(expected, bool):
         raise Invalid("bad_seq", "Each action needs expected_seq, an integer.")
     try:
-        with rows.pipelined(), transaction.atomic():
+        # The pipeline inside the transaction: psycopg sends the BEGIN with the first
+        # statement anyway, and a failed statement's pipeline is synced when the block leaves
+        # it, before Django rolls back (in a pipeline aborted by an error, the rollback of a
+        # savepoint would be skipped with the rest).
+        with transaction.atomic(), rows.pipelined():
             return _act_locked(gid, viewer, name, body, key, expected)
     except IntegrityError:
         # A racing writer took this seq (or key) between our check and our insert.
@@ -254,7 +258,9 @@ def _act_on(
     action = ACTIONS[name](seat.index, body)
     state, _ = apply_action(game, action)
     answer = _answer(game, seat.index, state)
-    rows.insert_receipt(game, seat.index, key, answer, timezone.now())
+    ActionReceipt.objects.create(
+        game=game, seat=seat.index, key=key, status=200, body=answer, created=timezone.now()
+    )
     rows.flush()  # the writes' errors (a racer's IntegrityError) surface here, in the transaction
     return answer
 
@@ -270,7 +276,11 @@ def apply_action(game: Game, action: Action) -> tuple[GameState, list[Event]]:
     except InvalidInput as error:
         raise Invalid("bad_action", str(error)) from None
     _record(game, state, events)
-    rows.save_fields(game, RECORDED_FIELDS)
+    # update(), not save(update_fields=...): inside a psycopg pipeline the row count that
+    # save() checks is not known until the pipeline syncs.
+    Game.objects.filter(pk=game.pk).update(
+        **{name: getattr(game, name) for name in RECORDED_FIELDS}
+    )
     return state, events
 
 
@@ -290,7 +300,10 @@ def _record(game: Game, state: GameState, events: list[Event]) -> None:
             .values_list("payload", "created")
         )
     now = timezone.now()
-    rows.insert_events(game, [(first + n, e.kind, e.to_dict()) for n, e in enumerate(events)], now)
+    GameEvent.objects.bulk_create(
+        GameEvent(game=game, seq=first + n, kind=e.kind, payload=e.to_dict(), created=now)
+        for n, e in enumerate(events)
+    )
     game.seq += len(events)
     game.state = state_to_record(state)
     turn_changed = game.turn_number != state.turn_number or game.deadline is None
@@ -488,7 +501,7 @@ def request_review(gid: str, now: datetime | None = None) -> bool:
     :data:`REVIEW_RETRY_AFTER`.
 
     The claim locks the row and reads it rather than trusting an UPDATE's row count: a
-    receiver may run inside the move's psycopg pipeline (games/rows.py), where that count is
+    caller may run inside a psycopg pipeline (games/rows.py), where that count is
     not reported.
     """
     now = now or timezone.now()

@@ -264,9 +264,18 @@ def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
         "PASSWORD": unquote(parts.password or ""),
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
-        # A psycopg pool per process; Django then requires CONN_MAX_AGE = 0 (its default).
-        # Room for the socket move threads (RUMMI_ACT_THREADS) and the request thread.
-        "OPTIONS": {"pool": {"min_size": 2, "max_size": 12}},
+        "OPTIONS": {
+            # A psycopg pool per process; Django then requires CONN_MAX_AGE = 0 (its default).
+            # Room for the socket move threads (RUMMI_ACT_THREADS) and the request thread.
+            "pool": {"min_size": 2, "max_size": 12},
+            # Values go to the server apart from the SQL: Django's default client-side binding
+            # quotes each into the statement in Python, which for a move's JSON state cost
+            # more than running it. psycopg prepares a statement run 5 times on a connection
+            # (Django turns that off for connection poolers such as PgBouncer; the pool here is
+            # in process). docs/design.md, "The move path".
+            "server_side_binding": True,
+            "prepare_threshold": env_int("RUMMI_PG_PREPARE_THRESHOLD", 5, env, minimum=0),
+        },
     }
 
 

@@ -48,8 +48,20 @@ def test_it_reads_postgres_from_database_url() -> None:
         "PASSWORD": "s@cret",
         "HOST": "db.local",
         "PORT": "6543",
-        "OPTIONS": {"pool": {"min_size": 2, "max_size": 12}},
+        "OPTIONS": {
+            "pool": {"min_size": 2, "max_size": 12},
+            "server_side_binding": True,
+            "prepare_threshold": 5,
+        },
     }
+
+
+def test_it_reads_the_prepare_threshold_and_refuses_a_bad_one() -> None:
+    url = {"DATABASE_URL": "postgres://postgres@127.0.0.1/test"}
+    database = database_from_env({**url, "RUMMI_PG_PREPARE_THRESHOLD": "0"})
+    assert database["OPTIONS"]["prepare_threshold"] == 0
+    with pytest.raises(ImproperlyConfigured, match="RUMMI_PG_PREPARE_THRESHOLD"):
+        database_from_env({**url, "RUMMI_PG_PREPARE_THRESHOLD": "five"})
 
 
 def test_it_leaves_out_what_the_database_url_leaves_out() -> None:
