@@ -1,12 +1,13 @@
-"""The one statement of a move still written out: the lock of the game row with its seats.
+"""A move's lock, run by hand from the ORM's compiled statements: the game row with its seats.
 
 Django's own APIs carry the rest of the move (docs/design.md, "The move path"): on PostgreSQL,
 ``OPTIONS["server_side_binding"]`` sends values apart from the SQL (no quoting of the JSON
 state in Python) and ``prepare_threshold`` lets psycopg prepare what repeats; the move runs in
 psycopg's pipeline (:func:`pipelined`), and its writes are ORM calls. The lock stays here
-because the live bench measured the ORM's ``select_for_update().prefetch_related("seats")`` at
-about 1.3-1.5 ms more server CPU per move than these two fixed statements (a quarter of a move;
-benchmarks/move_cpu.py). What it relies on in Django is pinned by
+because the ORM's own ``select_for_update().prefetch_related("seats")`` cost about 1.4 ms more
+CPU per move (benchmarks/move_cpu.py, 2,000-move runs: median 5.3 against 3.9 ms), a fifth of
+the 6.5 ms a move costs a web process in the live bench. No SQL is written out here: the two
+statements are the ORM's, compiled once. What it relies on in Django is pinned by
 tests/games/test_it_reads_and_writes_rows_like_the_orm.py: the SQL is what the ORM compiles,
 values go through the fields' own converters, and the seats are cached where
 ``prefetch_related`` caches them.
