@@ -10,9 +10,9 @@ Strengths, weakest first (``BOT_STRENGTHS``):
 * ``easy`` always draws from the stock, displays the first melds it notices once they reach 45
   points, never stitches and discards a tile at random (never a joker);
 * ``hard`` takes the left discard when it makes a display, displays the most points it can (the
-  first display as soon as it reaches 45), stitches every tile that fits a meld, borrows jokers
-  it can place, goes out on the board when its 14 tiles make a combination, and discards the
-  tile least connected to the others (the one worth most among equals).
+  first display as soon as it reaches 45), stitches every tile that fits a meld, goes out on the
+  board when its 14 tiles make a combination, and discards the tile least connected to the
+  others (the one worth most among equals).
 """
 
 from __future__ import annotations

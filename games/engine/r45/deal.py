@@ -13,7 +13,7 @@ on top of the row; the stock is that stack, then the rest in order, the landing 
 
 >>> dealt = deal(b"r" * 32, 3)
 >>> sorted(len(rack) for rack in dealt.racks), len(dealt.stock)
-([14, 14, 15], 63)
+([14, 14, 15], 62)
 >>> len(dealt.racks[(dealt.dealer + 1) % 3])
 15
 """
