@@ -26,7 +26,7 @@ from typing import Any
 from ..errors import IllegalMove, InvalidInput
 from ..tiles import Tile
 from .hands import HAND, best_combination
-from .melds import HIGH_ONE, check_display, end_value, readings, run_tile
+from .melds import FIRST_DISPLAY, HIGH_ONE, check_display, end_value, readings, run_tile
 from .state import (
     TILES,
     Action,
@@ -92,30 +92,30 @@ def best_display(
     tiles back): ``((), 0)`` when there is none, or none a first display allows."""
     candidates = candidate_melds(ids)
     candidates.sort(key=lambda m: -sum(_points(m)))
+    worth = [sum(_points(m)) for m in candidates]
     best: tuple[Melds, int] = ((), 0)
     nodes = 0
     limit = len(ids) - keep
 
-    def search(start: int, chosen: list[tuple[int, ...]], used: set[int]) -> None:
+    def search(start: int, chosen: list[tuple[int, ...]], used: set[int], points: int) -> None:
         nonlocal best, nodes
         nodes += 1
-        if chosen and (must is None or must in used):
+        wanted = not first or points >= FIRST_DISPLAY
+        if chosen and points > best[1] and wanted and (must is None or must in used):
             try:
-                readings_ = check_display([[TILES[t] for t in m] for m in chosen], first)
+                check_display([[TILES[t] for t in m] for m in chosen], first)
             except IllegalMove:
                 pass
             else:
-                points = sum(r.points for r in readings_)
-                if points > best[1]:
-                    best = (tuple(chosen), points)
+                best = (tuple(chosen), points)
         for n in range(start, len(candidates)):
             if nodes >= SEARCH_NODES:
                 return
             meld = candidates[n]
             if used.isdisjoint(meld) and len(used) + len(meld) <= limit:
-                search(n + 1, chosen + [meld], used | set(meld))
+                search(n + 1, chosen + [meld], used | set(meld), points + worth[n])
 
-    search(0, [], set())
+    search(0, [], set(), 0)
     return best
 
 

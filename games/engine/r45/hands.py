@@ -62,20 +62,24 @@ def _melds_with(first: Tile, left: Counter[Tile], jokers: int) -> list[tuple[lis
     for rank in ranks:
         for start in range(max(1, rank - HIGH_ONE + 1), rank + 1):
             for end in range(max(start + 2, rank), HIGH_ONE + 1):
-                found.extend(_run_fillings(colour, start, end, rank, left, jokers))
+                fillings = _run_fillings(colour, start, end, rank, left, jokers)
+                if fillings is None:  # too few jokers for the gaps; longer runs have more
+                    break
+                found.extend(fillings)
     return found
 
 
 def _run_fillings(
     colour: str, start: int, end: int, rank: int, left: Counter[Tile], jokers: int
-) -> list[tuple[list[Tile], int]]:
-    """The ways to fill the run ``start..end`` of ``colour`` around ``rank``, jokers included."""
+) -> list[tuple[list[Tile], int]] | None:
+    """The ways to fill the run ``start..end`` of ``colour`` around ``rank``, jokers included;
+    ``None`` when its gaps need more jokers than there are."""
     needed = [run_tile(colour, r) for r in range(start, end + 1)]
     place = rank - start
     others = [i for i in range(len(needed)) if i != place]
     want = Counter(needed[i] for i in others)
     if sum(max(0, n - left[t]) for t, n in want.items()) > jokers:
-        return []
+        return None
     fillings = []
     for used in range(0, jokers + 1):
         for swapped in itertools.combinations(others, used):

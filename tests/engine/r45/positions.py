@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from games.engine.r45.events import Event
 from games.engine.r45.melds import readings
 from games.engine.r45.state import TILES, Meld, R45State, apply, replay
-from games.engine.r45.events import Event
 from games.engine.shuffle import commitment
 from games.engine.tiles import Tile
 

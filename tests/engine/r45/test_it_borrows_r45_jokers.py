@@ -8,7 +8,7 @@ import pytest
 
 from games.engine.errors import IllegalMove, InvalidInput
 from games.engine.r45.events import FewTilesAnnounced, JokerBorrowed
-from games.engine.r45.state import TILES, Borrow, Discard, Draw, Stitch, TakeDiscard, apply
+from games.engine.r45.state import TILES, Borrow, Discard, Stitch, TakeDiscard, apply
 
 from .positions import SEED, codes_of, play, position, tile_ids
 

@@ -10,22 +10,14 @@ from games.engine.errors import IllegalMove, InvalidInput
 from games.engine.r45.events import (
     DiscardTaken,
     Displayed,
-    FewTilesAnnounced,
-    GameEnded,
-    StockRenewed,
-    TileDrawn,
 )
 from games.engine.r45.state import (
     TILES,
-    Borrow,
     BreakTrain,
     Discard,
     Display,
-    Draw,
-    GoOut,
     Stitch,
     TakeDiscard,
-    TakeTrump,
     apply,
 )
 from games.engine.tiles import Tile
