@@ -856,7 +856,7 @@ def evolve(state: R45State, event: Event) -> R45State:
             scores=event.scores,
             seed=event.seed,
         )
-    raise InvalidInput(f"cannot apply {event.kind} here")
+    raise InvalidInput(f"cannot apply {getattr(event, 'kind', type(event).__name__)} here")
 
 
 def _stitched(state: R45State, event: Stitched) -> R45State:
