@@ -108,7 +108,7 @@ def test_r45_hand_names_the_best_combination(
         ("r45-hand", '{"hand": ["R1", "R2"]}'),
         (
             "r45-hand",
-            '{"hand": ["J", "J", "J", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "R10", "R11"]}',
+            json.dumps({"hand": "J J J R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11".split()}),
         ),
         ("r45-hand", '{"cards": []}'),
         ("r45-hand", ""),
