@@ -114,7 +114,7 @@ def _check(state: R45State, events: list[Event], after: R45State | None = None) 
     return state
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32),
     players=st.integers(2, 4),
