@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import MISSING, dataclass, replace
 from typing import Any
 
 from ..errors import IllegalMove, InvalidInput
@@ -280,6 +280,40 @@ Action = (
     | GoOut
 )
 SETUP_ACTIONS = (ShowTrump, AnnounceDoubles, OfferExchange, AnswerExchange, Ready)
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.__name__: cls
+    for cls in (*SETUP_ACTIONS, Draw, TakeDiscard, TakeTrump, Display, Stitch, Borrow)
+    + (BreakTrain, Discard, GoOut)
+}
+
+
+def action_from_dict(data: object, seat: int) -> Action:
+    """The action a JSON request names for ``seat``: ``{"action": "Stitch", "tile": 40, ...}``
+    with the fields of that action (lists for tuples; never a seat, which is the asker's); raise
+    :class:`InvalidInput` otherwise.
+
+    >>> action_from_dict({"action": "Display", "melds": [[1, 2, 3]]}, seat=1)
+    Display(seat=1, melds=((1, 2, 3),))
+    """
+    if not isinstance(data, dict) or data.get("action") not in ACTION_TYPES:
+        names = ", ".join(ACTION_TYPES)
+        raise InvalidInput(f"name the action, one of {names}")
+    cls = ACTION_TYPES[data["action"]]
+    values: dict[str, Any] = {"seat": seat}
+    for name, field in cls.__dataclass_fields__.items():
+        if name == "seat":
+            continue
+        if name in data:
+            value = data[name]
+            if isinstance(value, list):
+                value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+            values[name] = value
+        elif field.default is MISSING:
+            raise InvalidInput(f"{data['action']} needs {name!r}")
+    unknown = set(data) - set(cls.__dataclass_fields__) - {"action"} | ({"seat"} & set(data))
+    if unknown:
+        raise InvalidInput(f"{data['action']} takes no {', '.join(sorted(unknown))}")
+    return cls(**values)
 
 
 def new_game(players: int, seed: bytes) -> tuple[R45State, list[Event]]:

@@ -20,10 +20,17 @@ from games.engine.r45.events import (
     upgraded,
 )
 from games.engine.r45.state import (
+    AnnounceDoubles,
+    AnswerExchange,
+    Borrow,
     Discard,
     Display,
+    Draw,
     OfferExchange,
     Ready,
+    Stitch,
+    TakeDiscard,
+    action_from_dict,
     apply,
     evolve,
     new_game,
@@ -119,3 +126,40 @@ def test_bots_are_called_for_a_seat_that_acts() -> None:
     with pytest.raises(InvalidInput):
         choose_action(view_for(ready, 0), rng, "hard")
     assert choose_action(view_for(ready, 1), rng, "hard") == Ready(1)
+
+
+@pytest.mark.parametrize(
+    ("data", "action"),
+    [
+        ({"action": "Draw"}, Draw(1)),
+        ({"action": "Discard", "tile": 4}, Discard(1, 4)),
+        ({"action": "Stitch", "tile": 4, "meld": 0, "end": "low"}, Stitch(1, 4, 0, "low")),
+        ({"action": "TakeDiscard", "on_board": True}, TakeDiscard(1, (), True)),
+        (
+            {"action": "Borrow", "meld": 2, "give": [4], "melds": [[1, 2, 3]]},
+            Borrow(1, 2, (4,), ((1, 2, 3),)),
+        ),
+        ({"action": "AnnounceDoubles", "sizes": ["big"]}, AnnounceDoubles(1, ("big",))),
+        ({"action": "AnswerExchange"}, AnswerExchange(1, None)),
+    ],
+)
+def test_an_action_is_read_from_json_for_the_asking_seat(
+    data: dict[str, object], action: object
+) -> None:
+    assert action_from_dict(data, seat=1) == action
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        {},
+        {"action": "Frobnicate"},
+        {"action": "Discard"},
+        {"action": "Draw", "tile": 3},
+        {"action": "Draw", "seat": 0},
+    ],
+)
+def test_a_malformed_action_is_refused(data: object) -> None:
+    with pytest.raises(InvalidInput):
+        action_from_dict(data, seat=1)
