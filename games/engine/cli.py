@@ -16,13 +16,18 @@ from .audit import audit_record
 from .errors import IllegalMove, InvalidInput
 from .melds import check_meld, meld_error
 from .projection import state_to_dict
+from .r45.hands import HAND, best_combination
+from .r45.melds import check_display
 from .rules import Rules
 from .solver import solve
 from .tiles import Tile, parse_tiles
 from .turn import check_set_counts as _check_counts
 from .turn import check_turn_codes, parse_position_tiles
 
-USAGE = "usage: python -m games.engine {meld TILE... | check-turn | solve | replay} (JSON on stdin)"
+USAGE = (
+    "usage: python -m games.engine "
+    "{meld TILE... | check-turn | solve | replay | r45-display | r45-hand} (JSON on stdin)"
+)
 
 
 def cmd_meld(args: Sequence[str], _stdin: TextIO) -> Any:
@@ -120,11 +125,52 @@ def cmd_replay(_args: Sequence[str], stdin: TextIO) -> Any:
     return {"state": state_to_dict(state), "seed_check": seed_check}
 
 
+def _r45_tiles(codes: object, name: str) -> list[Tile]:
+    """Classic tile codes, no more of a kind than the 106 tiles hold (two, and two jokers)."""
+    if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+        raise InvalidInput(f"{name!r} must be a list of tile codes")
+    return parse_tiles(codes)
+
+
+def _r45_counts(tiles: list[Tile]) -> None:
+    counts: dict[Tile, int] = {}
+    for tile in tiles:
+        counts[tile] = counts.get(tile, 0) + 1
+        if counts[tile] > 2:
+            raise InvalidInput(f"the 106 tiles hold only two of {tile}")
+
+
+def cmd_r45_display(_args: Sequence[str], stdin: TextIO) -> Any:
+    """Whether melds are a legal Rummy 45 display, and its points (docs/rules-45.md)."""
+    data = _read_json(stdin)
+    raw = _field(data, "melds", list)
+    first = _field(data, "first", bool, False)
+    melds = [_r45_tiles(meld, "melds") for meld in raw]
+    _r45_counts([t for meld in melds for t in meld])
+    try:
+        found = check_display(melds, first)
+    except IllegalMove as error:
+        return {"valid": False, "reason": error.message}
+    return {"valid": True, "points": sum(r.points for r in found)}
+
+
+def cmd_r45_hand(_args: Sequence[str], stdin: TextIO) -> Any:
+    """The best on-the-board combination of 14 tiles (docs/rules-45.md)."""
+    hand = _r45_tiles(_field(_read_json(stdin), "hand", list), "hand")
+    if len(hand) != HAND:
+        raise InvalidInput(f"a hand on the board has {HAND} tiles, not {len(hand)}")
+    _r45_counts(hand)
+    name, points = best_combination(hand)
+    return {"combination": name, "points": points}
+
+
 COMMANDS: dict[str, Callable[[Sequence[str], TextIO], Any]] = {
     "meld": cmd_meld,
     "check-turn": cmd_check_turn,
     "solve": cmd_solve,
     "replay": cmd_replay,
+    "r45-display": cmd_r45_display,
+    "r45-hand": cmd_r45_hand,
 }
 
 

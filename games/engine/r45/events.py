@@ -1,0 +1,308 @@
+"""Rummy 45 events, in the past tense: the log of these is the truth (docs/rules-45.md).
+
+They follow ``games.engine.events``: frozen dataclasses with a ``kind``, turned into JSON-ready
+dicts with the schema version ``v`` (``to_dict``) and back (``event_from_dict``), older versions
+upgraded one step at a time through ``UPGRADES`` and missing fields taking their defaults.
+Events hold the whole truth (racks, the stock's order); ``views.event_for`` makes a viewer's copy.
+
+>>> event_from_dict({"kind": "Discarded", "seat": 1, "tile": 40})
+Discarded(seat=1, tile=40)
+>>> Discarded(1, 40).to_dict() == {"seat": 1, "tile": 40, "kind": "Discarded", "v": 1}
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar
+
+from ..errors import InvalidInput
+
+EVENT_VERSION = 1
+
+Melds = tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {f.name: _thawed(getattr(self, f.name)) for f in fields(self)}
+        data["kind"] = self.kind
+        data["v"] = EVENT_VERSION
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class R45Started(Event):
+    """A game of Rummy 45 for ``players`` seats, with the seed's commitment."""
+
+    kind: ClassVar[str] = "R45Started"
+    players: int
+    commitment: str
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Event):
+    kind: ClassVar[str] = "Dealt"
+    dealer: int
+    redeals: int
+    from_right: bool
+    landing: int
+    trump: int
+    racks: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpShown(Event):
+    kind: ClassVar[str] = "TrumpShown"
+    seat: int
+    tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class DoublesAnnounced(Event):
+    kind: ClassVar[str] = "DoublesAnnounced"
+    seat: int
+    sizes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeOffered(Event):
+    """``seat`` offers ``to`` one tile of a double (``give``, seen by the offerer only)."""
+
+    kind: ClassVar[str] = "ExchangeOffered"
+    seat: int
+    to: int
+    give: int
+    size: str
+
+
+@dataclass(frozen=True, slots=True)
+class DoublesExchanged(Event):
+    """``seat`` accepted ``offerer``'s offer: ``taken`` went to ``seat``, ``given`` back."""
+
+    kind: ClassVar[str] = "DoublesExchanged"
+    seat: int
+    offerer: int
+    given: int
+    taken: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeDeclined(Event):
+    kind: ClassVar[str] = "ExchangeDeclined"
+    seat: int
+    offerer: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReady(Event):
+    kind: ClassVar[str] = "PlayerReady"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStarted(Event):
+    """Every seat is ready: the dealer's right-hand player lays the locomotive."""
+
+    kind: ClassVar[str] = "PlayStarted"
+    first: int
+
+
+@dataclass(frozen=True, slots=True)
+class TileDrawn(Event):
+    kind: ClassVar[str] = "TileDrawn"
+    seat: int
+    tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class StockRenewed(Event):
+    """The stock ran out: the train but the locomotive, shuffled, is the new ``stock``."""
+
+    kind: ClassVar[str] = "StockRenewed"
+    stock: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardTaken(Event):
+    kind: ClassVar[str] = "DiscardTaken"
+    seat: int
+    tile: int
+    on_board: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpTaken(Event):
+    kind: ClassVar[str] = "TrumpTaken"
+    seat: int
+    tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrainBroken(Event):
+    """``seat`` took the train from position ``start`` (the locomotive is 0): ``tiles``."""
+
+    kind: ClassVar[str] = "TrainBroken"
+    seat: int
+    start: int
+    tiles: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Displayed(Event):
+    """New melds in front of ``seat``, read as ``kinds`` (``run`` or ``set``)."""
+
+    kind: ClassVar[str] = "Displayed"
+    seat: int
+    melds: Melds
+    kinds: tuple[str, ...]
+    first: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Stitched(Event):
+    """``tile`` added to meld ``meld`` at ``end`` (``low``, ``high`` or ``set``); a 1 on a run's
+    end is taken back (``taken_back``): it goes to ``seat``'s take-back pile and the end closes."""
+
+    kind: ClassVar[str] = "Stitched"
+    seat: int
+    tile: int
+    meld: int
+    end: str
+    taken_back: bool
+
+
+@dataclass(frozen=True, slots=True)
+class JokerBorrowed(Event):
+    """``given`` took the places of the jokers of meld ``meld`` (``tiles`` is the meld after)."""
+
+    kind: ClassVar[str] = "JokerBorrowed"
+    seat: int
+    meld: int
+    given: tuple[int, ...]
+    jokers: tuple[int, ...]
+    tiles: tuple[int, ...]
+    credits: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded(Event):
+    kind: ClassVar[str] = "Discarded"
+    seat: int
+    tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class FewTilesAnnounced(Event):
+    """``seat`` has ``count`` tiles (3 or fewer) left on their board."""
+
+    kind: ClassVar[str] = "FewTilesAnnounced"
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class WentOutOnBoard(Event):
+    kind: ClassVar[str] = "WentOutOnBoard"
+    seat: int
+    tile: int
+    combination: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    """``reason``: ``went_out``, ``on_board`` or ``exhausted`` (no winner, ``winner`` -1)."""
+
+    kind: ClassVar[str] = "GameEnded"
+    reason: str
+    winner: int
+    scores: tuple[int, ...]
+    racks: tuple[tuple[int, ...], ...]
+    seed: str
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        R45Started,
+        Dealt,
+        TrumpShown,
+        DoublesAnnounced,
+        ExchangeOffered,
+        DoublesExchanged,
+        ExchangeDeclined,
+        PlayerReady,
+        PlayStarted,
+        TileDrawn,
+        StockRenewed,
+        DiscardTaken,
+        TrumpTaken,
+        TrainBroken,
+        Displayed,
+        Stitched,
+        JokerBorrowed,
+        Discarded,
+        FewTilesAnnounced,
+        WentOutOnBoard,
+        GameEnded,
+    )
+}
+
+# UPGRADES[n] turns a version-n dict into a version n+1 dict; none yet (docs/design.md).
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+_FIELDS: dict[type[Event], tuple[tuple[str, bool], ...]] = {
+    cls: tuple((f.name, f.default is not MISSING) for f in fields(cls))
+    for cls in EVENT_TYPES.values()
+}
+
+
+def _thawed(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return [_thawed(v) for v in value]
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def upgraded(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` at :data:`EVENT_VERSION`; raise :class:`InvalidInput` for an unknown version."""
+    version = data.get("v", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise InvalidInput(f"event schema version {version!r} is not a positive integer")
+    if version > EVENT_VERSION:
+        raise InvalidInput(
+            f"event schema version {version} is newer than this engine's {EVENT_VERSION}"
+        )
+    while version < EVENT_VERSION:
+        data = UPGRADES[version](dict(data))
+        version += 1
+    return {**data, "v": version}
+
+
+def event_from_dict(data: object) -> Event:
+    """Rebuild an event from its dict; raise :class:`InvalidInput` on a malformed one."""
+    if not isinstance(data, dict) or data.get("kind") not in EVENT_TYPES:
+        raise InvalidInput(f"not a Rummy 45 event: {str(data)[:80]}")
+    data = upgraded(data)
+    cls = EVENT_TYPES[data["kind"]]
+    values: dict[str, Any] = {}
+    missing = []
+    for name, has_default in _FIELDS[cls]:
+        if name in data:
+            values[name] = _frozen(data[name])
+        elif not has_default:
+            missing.append(name)
+    if missing:
+        raise InvalidInput(f"{data['kind']} event lacks {', '.join(missing)}")
+    return cls(**values)
