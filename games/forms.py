@@ -82,6 +82,9 @@ class NewGameForm(forms.Form):
         choices=[("", "The mode's set")] + [(t, t) for t in TILE_SETS], required=False
     )
     listed = forms.BooleanField(label="List in the lobby", required=False, initial=True)
+    rated = forms.BooleanField(
+        label="Rated (signed-in players only; no hints)", required=False, initial=False
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -122,6 +125,7 @@ class NewGameForm(forms.Form):
             "mode": data["mode"],
             "players": players,
             "listed": data["listed"],
+            "rated": data["rated"],
             # The page sends every picker; those past the number of players are hidden.
             "seats": [data[f"seat{i}"] or "human" for i in range(1, players)],
         }
