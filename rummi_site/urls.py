@@ -12,5 +12,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("puzzles/", include("puzzles.urls")),
+    path("", include("players.urls")),
     path("", include("games.urls")),
 ]
