@@ -1,4 +1,5 @@
-"""Profile pages (``/@/<username>/`` and its games), the leaderboards and default avatars."""
+"""Profile pages (``/@/<username>/`` and its games), the leaderboards, default avatars and
+your account page (display name, avatar, data download, deletion)."""
 
 from __future__ import annotations
 
@@ -6,19 +7,26 @@ import hashlib
 from typing import Any
 
 from django.apps import apps as registry
-from django.contrib.auth import get_user_model
+from django.contrib import messages
+from django.contrib.auth import get_user_model, logout
+from django.contrib.auth.decorators import login_required
 from django.core.files.storage import default_storage
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import escape
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games.errors import DomainError
 from games.models import GameResult
+from rummi_site.jsonapi import status_of
+from rummi_site.limits import limited
 
-from . import ratings, stats
+from . import account, ratings, stats
+from .avatars import set_avatar
 from .chart import history_svg
+from .forms import AvatarForm, DeleteForm, ProfileForm
 from .models import PlayerProfile, Pool, Rating, TrophyAward
 from .trophies import TROPHIES, daily_streak
 
@@ -190,3 +198,77 @@ def default_avatar(request: HttpRequest, username: str) -> HttpResponse:
     response = HttpResponse(svg, content_type="image/svg+xml")
     response["Cache-Control"] = "max-age=3600"
     return response
+
+
+def _account_page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResponse:
+    player = PlayerProfile.of(request.user)
+    context = {
+        "player": player,
+        "avatar": avatar_url(request.user, player),
+        "profile_form": forms.get("profile_form")
+        or ProfileForm(initial={"display_name": player.display_name, "bio": player.bio}),
+        "avatar_form": forms.get("avatar_form") or AvatarForm(),
+        "delete_form": forms.get("delete_form") or DeleteForm(),
+        "error": forms.get("error"),
+    }
+    return render(request, "players/account.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET"])
+def account_page(request: HttpRequest) -> HttpResponse:
+    return _account_page(request)
+
+
+@login_required
+@require_POST
+@limited("rename")
+def account_profile(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST)
+    if not form.is_valid():
+        return _account_page(request, 400, profile_form=form)
+    try:
+        account.rename(
+            PlayerProfile.of(request.user), form.cleaned_data["display_name"], form.cleaned_data["bio"]
+        )
+    except DomainError as error:
+        return _account_page(request, status_of(error), profile_form=form, error=error.body)
+    messages.success(request, "Profile saved.")
+    return redirect("account_page")
+
+
+@login_required
+@require_POST
+@limited("avatar")
+def account_avatar(request: HttpRequest) -> HttpResponse:
+    form = AvatarForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _account_page(request, 400, avatar_form=form)
+    try:
+        set_avatar(PlayerProfile.of(request.user), form.cleaned_data["avatar"])
+    except DomainError as error:
+        return _account_page(request, status_of(error), avatar_form=form, error=error.body)
+    messages.success(request, "Avatar saved.")
+    return redirect("account_page")
+
+
+@login_required
+@require_GET
+def account_data(request: HttpRequest) -> JsonResponse:
+    response = JsonResponse(account.export(request.user), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = 'attachment; filename="rummi-data.json"'
+    return response
+
+
+@login_required
+@require_POST
+def account_delete(request: HttpRequest) -> HttpResponse:
+    form = DeleteForm(request.POST)
+    if not form.is_valid() or form.cleaned_data["confirm"] != request.user.get_username():
+        error = {"message": "Type your username exactly to delete the account."}
+        return _account_page(request, 400, delete_form=form, error=error)
+    user = request.user
+    logout(request)
+    account.delete_account(user)
+    messages.success(request, "Your account is deleted; your games stay as a deleted player.")
+    return redirect("home")
