@@ -63,8 +63,12 @@ def export(user: Any) -> dict[str, Any]:
         "joined": user.date_joined.isoformat(),
         "games": games,
         "ratings": [
-            {"game": c.game.public_id, "pool": c.pool, "before": c.shown_before,
-             "after": c.shown_after}
+            {
+                "game": c.game.public_id,
+                "pool": c.pool,
+                "before": c.shown_before,
+                "after": c.shown_after,
+            }
             for c in RatingChange.objects.filter(user=user).select_related("game")
         ],
         "trophies": [

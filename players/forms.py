@@ -30,7 +30,9 @@ class ProfileForm(forms.Form):
 class AvatarForm(forms.Form):
     avatar = forms.FileField(
         label="Avatar (PNG, JPEG, WebP or GIF, at most 2 MB)",
-        widget=forms.ClearableFileInput(attrs={"accept": "image/png,image/jpeg,image/webp,image/gif"}),
+        widget=forms.ClearableFileInput(
+            attrs={"accept": "image/png,image/jpeg,image/webp,image/gif"}
+        ),
     )
 
     def clean_avatar(self) -> object:

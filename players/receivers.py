@@ -32,4 +32,3 @@ def rate_and_award(sender: Any, gid: str, **kwargs: Any) -> None:
         trophies.award_game(game_id)
     except Exception:
         log.exception("awarding the trophies of game %s failed", gid)
-

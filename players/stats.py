@@ -46,10 +46,10 @@ def totals(user_id: int) -> dict[str, Any]:
             Sum(F("average_turn_seconds") * F("turns"), output_field=FloatField()), 0.0
         ),
     )
-    got["tiles_per_turn"] = round(got["tiles"] / got["turn_count"], 2) if got["turn_count"] else None
-    got["joker_efficiency"] = (
-        round(100 * got["jokers"] / got["held"]) if got["held"] else None
+    got["tiles_per_turn"] = (
+        round(got["tiles"] / got["turn_count"], 2) if got["turn_count"] else None
     )
+    got["joker_efficiency"] = round(100 * got["jokers"] / got["held"]) if got["held"] else None
     got["average_turn"] = (
         round(got["turn_seconds"] / got["timed_turns"], 1) if got["timed_turns"] else None
     )

@@ -134,7 +134,9 @@ PLAY: list[Trophy] = [
     ],
     Trophy("games_10", "Regular", "Finish 10 games.", "🔁", "play", lambda c: c.played == 10),
     Trophy("games_100", "Centurion", "Finish 100 games.", "💯", "play", lambda c: c.played == 100),
-    Trophy("wins_10", "Ten wins", "Win 10 games.", "🥇", "play", lambda c: c.won_it and c.won == 10),
+    Trophy(
+        "wins_10", "Ten wins", "Win 10 games.", "🥇", "play", lambda c: c.won_it and c.won == 10
+    ),
     Trophy(
         "wins_50", "Fifty wins", "Win 50 games.", "🎖️", "play", lambda c: c.won_it and c.won == 50
     ),
@@ -233,7 +235,9 @@ PUZZLES: list[Trophy] = [
         )
         for level in PUZZLE_LEVELS
     ],
-    Trophy("daily_7", "A week of dailies", "Solve the daily puzzle 7 days running.", "📅", "puzzles"),
+    Trophy(
+        "daily_7", "A week of dailies", "Solve the daily puzzle 7 days running.", "📅", "puzzles"
+    ),
     Trophy(
         "daily_30", "A month of dailies", "Solve the daily puzzle 30 days running.", "🗓️", "puzzles"
     ),
@@ -286,7 +290,7 @@ def game_trophies(game: Game) -> Iterator[Earned]:
 
 def puzzle_trophies(user_id: int) -> Iterator[Earned]:
     """The puzzle trophies a player's puzzle record shows. The puzzles app is read through
-    the app registry (apps never import each other; docs/design.md "Layers")."""
+    the app registry (apps never import each other; docs/design.md "Layers and the import rule")."""
     if not registry.is_installed("puzzles"):
         return
     attempt = registry.get_model("puzzles", "Attempt")
@@ -320,9 +324,7 @@ def daily_streak(user_id: int) -> dict[str, Any]:
             "puzzle_id", flat=True
         )
     )
-    solved_dates = set(
-        daily.objects.filter(puzzle_id__in=solved).values_list("date", flat=True)
-    )
+    solved_dates = set(daily.objects.filter(puzzle_id__in=solved).values_list("date", flat=True))
     best = run = 0
     when: dict[int, Any] = {}
     for date in dates:

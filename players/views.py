@@ -149,7 +149,9 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     boards = []
     for pool in Pool:
         top = (
-            Rating.objects.filter(pool=pool, games__gte=ratings.PROVISIONAL_GAMES, updated__gte=since)
+            Rating.objects.filter(
+                pool=pool, games__gte=ratings.PROVISIONAL_GAMES, updated__gte=since
+            )
             .select_related("user", "user__player")
             .order_by("-shown", "user_id")[:BOARD_SIZE]
         )
@@ -229,7 +231,9 @@ def account_profile(request: HttpRequest) -> HttpResponse:
         return _account_page(request, 400, profile_form=form)
     try:
         account.rename(
-            PlayerProfile.of(request.user), form.cleaned_data["display_name"], form.cleaned_data["bio"]
+            PlayerProfile.of(request.user),
+            form.cleaned_data["display_name"],
+            form.cleaned_data["bio"],
         )
     except DomainError as error:
         return _account_page(request, status_of(error), profile_form=form, error=error.body)

@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0007_review_requested'),
+        ("games", "0007_review_requested"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='rated',
-            field=models.BooleanField(default=False, help_text="changes its signed-in players' ratings (docs/design.md)"),
+            model_name="game",
+            name="rated",
+            field=models.BooleanField(
+                default=False, help_text="changes its signed-in players' ratings (docs/design.md)"
+            ),
         ),
     ]

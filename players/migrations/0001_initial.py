@@ -6,81 +6,197 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0008_game_rated'),
+        ("games", "0008_game_rated"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PlayerProfile',
+            name="PlayerProfile",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('display_name', models.CharField(blank=True, max_length=24)),
-                ('display_name_key', models.CharField(blank=True, help_text='casefolded, for uniqueness', max_length=24, null=True, unique=True)),
-                ('bio', models.CharField(blank=True, max_length=280)),
-                ('avatar_256', models.CharField(blank=True, max_length=200)),
-                ('avatar_64', models.CharField(blank=True, max_length=200)),
-                ('board', models.JSONField(blank=True, default=dict, help_text='players/cosmetics.py SETTINGS')),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='player', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("display_name", models.CharField(blank=True, max_length=24)),
+                (
+                    "display_name_key",
+                    models.CharField(
+                        blank=True,
+                        help_text="casefolded, for uniqueness",
+                        max_length=24,
+                        null=True,
+                        unique=True,
+                    ),
+                ),
+                ("bio", models.CharField(blank=True, max_length=280)),
+                ("avatar_256", models.CharField(blank=True, max_length=200)),
+                ("avatar_64", models.CharField(blank=True, max_length=200)),
+                (
+                    "board",
+                    models.JSONField(
+                        blank=True, default=dict, help_text="players/cosmetics.py SETTINGS"
+                    ),
+                ),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="player",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Rating',
+            name="Rating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('pool', models.CharField(choices=[('live2', 'Live, 2 players'), ('live36', 'Live, 3-6 players'), ('corr', 'Correspondence'), ('rush', 'Rummy Rush'), ('r45', 'Rummy 45')], max_length=8)),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('shown', models.IntegerField()),
-                ('games', models.PositiveIntegerField(default=0)),
-                ('updated', models.DateTimeField()),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "pool",
+                    models.CharField(
+                        choices=[
+                            ("live2", "Live, 2 players"),
+                            ("live36", "Live, 3-6 players"),
+                            ("corr", "Correspondence"),
+                            ("rush", "Rummy Rush"),
+                            ("r45", "Rummy 45"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("shown", models.IntegerField()),
+                ("games", models.PositiveIntegerField(default=0)),
+                ("updated", models.DateTimeField()),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['pool', '-shown'], name='players_rating_board')],
-                'constraints': [models.UniqueConstraint(fields=('user', 'pool'), name='one_rating_per_pool')],
+                "indexes": [models.Index(fields=["pool", "-shown"], name="players_rating_board")],
+                "constraints": [
+                    models.UniqueConstraint(fields=("user", "pool"), name="one_rating_per_pool")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingChange',
+            name="RatingChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('pool', models.CharField(choices=[('live2', 'Live, 2 players'), ('live36', 'Live, 3-6 players'), ('corr', 'Correspondence'), ('rush', 'Rummy Rush'), ('r45', 'Rummy 45')], max_length=8)),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('place', models.PositiveSmallIntegerField()),
-                ('mu_before', models.FloatField()),
-                ('sigma_before', models.FloatField()),
-                ('mu_after', models.FloatField()),
-                ('sigma_after', models.FloatField()),
-                ('shown_before', models.IntegerField()),
-                ('shown_after', models.IntegerField()),
-                ('finished', models.DateTimeField()),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "pool",
+                    models.CharField(
+                        choices=[
+                            ("live2", "Live, 2 players"),
+                            ("live36", "Live, 3-6 players"),
+                            ("corr", "Correspondence"),
+                            ("rush", "Rummy Rush"),
+                            ("r45", "Rummy 45"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("place", models.PositiveSmallIntegerField()),
+                ("mu_before", models.FloatField()),
+                ("sigma_before", models.FloatField()),
+                ("mu_after", models.FloatField()),
+                ("sigma_after", models.FloatField()),
+                ("shown_before", models.IntegerField()),
+                ("shown_after", models.IntegerField()),
+                ("finished", models.DateTimeField()),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['user', 'pool', 'finished'], name='players_change_hist')],
-                'constraints': [models.UniqueConstraint(fields=('game', 'user'), name='one_rating_change_per_seat')],
+                "indexes": [
+                    models.Index(fields=["user", "pool", "finished"], name="players_change_hist")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("game", "user"), name="one_rating_change_per_seat"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='TrophyAward',
+            name="TrophyAward",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=40)),
-                ('earned', models.DateTimeField()),
-                ('seq', models.PositiveIntegerField(blank=True, help_text='the event it was earned at', null=True)),
-                ('seen', models.BooleanField(default=False, help_text='its toast was shown')),
-                ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='trophies', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=40)),
+                ("earned", models.DateTimeField()),
+                (
+                    "seq",
+                    models.PositiveIntegerField(
+                        blank=True, help_text="the event it was earned at", null=True
+                    ),
+                ),
+                ("seen", models.BooleanField(default=False, help_text="its toast was shown")),
+                (
+                    "game",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="trophies",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['earned', 'pk'],
-                'constraints': [models.UniqueConstraint(fields=('user', 'key'), name='one_trophy_each')],
+                "ordering": ["earned", "pk"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("user", "key"), name="one_trophy_each")
+                ],
             },
         ),
     ]

@@ -144,8 +144,12 @@ def test_bot_seats_count_at_their_fixed_rating_and_guests_are_left_out(
     change = RatingChange.objects.get()
     assert change.user_id == ann.pk and change.pool == Pool.LIVE_TABLE
     # Behind a master bot (mu 33): a clear loss; the guest behind ann is not counted.
-    alone = rate_places([SeatIn("bot", 1, *ratings.BOT_RATINGS["master"], fixed=True),
-                         SeatIn("ann", change.place, *START)])
+    alone = rate_places(
+        [
+            SeatIn("bot", 1, *ratings.BOT_RATINGS["master"], fixed=True),
+            SeatIn("ann", change.place, *START),
+        ]
+    )
     assert change.mu_after == pytest.approx(alone["ann"].mu)
     assert Rating.objects.count() == 1
 
@@ -175,8 +179,12 @@ def test_recompute_rebuilds_what_the_live_updates_made(
     play_out(capture, [users[3], users[0]], [1], options={"mode": "rush"})
     play_out(capture, users[:2], [0], rated=False)
     live = snapshot()
-    assert {p for _, p, *_ in live[0]} == {Pool.LIVE_DUEL, Pool.LIVE_TABLE, Pool.CORRESPONDENCE,
-                                         Pool.RUSH}
+    assert {p for _, p, *_ in live[0]} == {
+        Pool.LIVE_DUEL,
+        Pool.LIVE_TABLE,
+        Pool.CORRESPONDENCE,
+        Pool.RUSH,
+    }
     Rating.objects.update(mu=0, shown=0)
 
     call_command("recomputeratings")

@@ -102,12 +102,21 @@ def test_the_leaderboard_lists_established_active_players(django_user_model: Any
     users = make_users(django_user_model, "old", "new", "gone")
     now = timezone.now()
     games = ratings.PROVISIONAL_GAMES
-    Rating.objects.create(user=users[0], pool=Pool.LIVE_DUEL, mu=30, sigma=2, shown=1960,
-                          games=games, updated=now)
-    Rating.objects.create(user=users[1], pool=Pool.LIVE_DUEL, mu=30, sigma=6, shown=1480,
-                          games=games - 1, updated=now)
-    Rating.objects.create(user=users[2], pool=Pool.LIVE_DUEL, mu=30, sigma=2, shown=1990,
-                          games=games, updated=now - timedelta(days=31))
+    Rating.objects.create(
+        user=users[0], pool=Pool.LIVE_DUEL, mu=30, sigma=2, shown=1960, games=games, updated=now
+    )
+    Rating.objects.create(
+        user=users[1], pool=Pool.LIVE_DUEL, mu=30, sigma=6, shown=1480, games=games - 1, updated=now
+    )
+    Rating.objects.create(
+        user=users[2],
+        pool=Pool.LIVE_DUEL,
+        mu=30,
+        sigma=2,
+        shown=1990,
+        games=games,
+        updated=now - timedelta(days=31),
+    )
 
     html = Client().get("/leaderboard/").content.decode()
 
