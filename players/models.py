@@ -99,7 +99,7 @@ class PlayerProfile(models.Model):
     bio = models.CharField(max_length=280, blank=True)
     avatar_256 = models.CharField(max_length=200, blank=True)
     avatar_64 = models.CharField(max_length=200, blank=True)
-    board = models.JSONField(default=dict, blank=True, help_text="players/cosmetics.py SETTINGS")
+    board = models.JSONField(default=dict, blank=True, help_text="players/cosmetics.py DEFAULTS")
 
     def __str__(self) -> str:
         return f"player {self.user}"

@@ -14,4 +14,6 @@ urlpatterns = [
     path("account/avatar", views.account_avatar, name="account_avatar"),
     path("account/data.json", views.account_data, name="account_data"),
     path("account/delete", views.account_delete, name="account_delete"),
+    path("account/board", views.account_board, name="account_board"),
+    path("api/me/settings", views.settings_api, name="api_settings"),
 ]

@@ -18,12 +18,12 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.errors import DomainError
+from games.errors import DomainError, Forbidden
 from games.models import GameResult
-from rummi_site.jsonapi import status_of
+from rummi_site.jsonapi import json_errors, read_body, status_of
 from rummi_site.limits import limited
 
-from . import account, ratings, stats
+from . import account, cosmetics, ratings, stats
 from .avatars import set_avatar
 from .chart import history_svg
 from .forms import AvatarForm, DeleteForm, ProfileForm
@@ -212,6 +212,9 @@ def _account_page(request: HttpRequest, status: int = 200, **forms: Any) -> Http
         "avatar_form": forms.get("avatar_form") or AvatarForm(),
         "delete_form": forms.get("delete_form") or DeleteForm(),
         "error": forms.get("error"),
+        "board": cosmetics.settings_of(player),
+        "catalogue": cosmetics.catalogue(request.user.pk),
+        "sorts": cosmetics.SORTS,
     }
     return render(request, "players/account.html", context, status=status)
 
@@ -276,3 +279,37 @@ def account_delete(request: HttpRequest) -> HttpResponse:
     account.delete_account(user)
     messages.success(request, "Your account is deleted; your games stay as a deleted player.")
     return redirect("home")
+
+
+@require_http_methods(["GET", "POST"])
+@json_errors
+def settings_api(request: HttpRequest) -> JsonResponse:
+    """The board settings saved on the account (GET), or changes to them (POST
+    ``{"settings": {...}, "adopt": false}``), with the felts and backs and what locks them."""
+    if not request.user.is_authenticated:
+        raise Forbidden("sign_in", "Sign in to keep your settings on your account.")
+    profile = PlayerProfile.of(request.user)
+    if request.method == "POST":
+        body = read_body(request)
+        saved = cosmetics.save(profile, body.get("settings"), adopt=bool(body.get("adopt")))
+    else:
+        saved = cosmetics.settings_of(profile)
+    return JsonResponse({"settings": saved, **cosmetics.catalogue(request.user.pk)})
+
+
+@login_required
+@require_POST
+def account_board(request: HttpRequest) -> HttpResponse:
+    """The account page's board settings form: the same rules as the settings API."""
+    raw: dict[str, Any] = {}
+    for name in ("felt", "back", "sort"):
+        if request.POST.get(name):
+            raw[name] = request.POST[name]
+    for name in ("cb", "outline", "mute"):
+        raw[name] = request.POST.get(name) == "on"
+    try:
+        cosmetics.save(PlayerProfile.of(request.user), raw)
+    except DomainError as error:
+        return _account_page(request, status_of(error), error=error.body)
+    messages.success(request, "Board settings saved; they follow you to every device.")
+    return redirect("account_page")

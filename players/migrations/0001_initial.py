@@ -40,7 +40,7 @@ class Migration(migrations.Migration):
                 (
                     "board",
                     models.JSONField(
-                        blank=True, default=dict, help_text="players/cosmetics.py SETTINGS"
+                        blank=True, default=dict, help_text="players/cosmetics.py DEFAULTS"
                     ),
                 ),
                 (
