@@ -294,7 +294,9 @@ def settings_api(request: HttpRequest) -> JsonResponse:
         saved = cosmetics.save(profile, body.get("settings"), adopt=bool(body.get("adopt")))
     else:
         saved = cosmetics.settings_of(profile)
-    return JsonResponse({"settings": saved, **cosmetics.catalogue(request.user.pk)})
+    return JsonResponse(
+        {"settings": saved, "saved": bool(profile.board), **cosmetics.catalogue(request.user.pk)}
+    )
 
 
 @login_required
