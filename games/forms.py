@@ -125,10 +125,11 @@ class NewGameForm(forms.Form):
             "mode": data["mode"],
             "players": players,
             "listed": data["listed"],
-            "rated": data["rated"],
             # The page sends every picker; those past the number of players are hidden.
             "seats": [data[f"seat{i}"] or "human" for i in range(1, players)],
         }
+        if data["rated"]:
+            options["rated"] = True
         for name in ("clock", "days", "target", "rounds", "tiles"):
             if data[name] not in (None, ""):
                 options[name] = data[name]
