@@ -47,6 +47,8 @@ def game_hint(request: HttpRequest, gid: str) -> JsonResponse:
     seat = services.seat_of(game, identity_of(request))
     if seat is None:
         raise Forbidden("not_a_player", "You are not playing in this game.")
+    if game.rated:
+        raise Forbidden("rated_no_hints", "A rated game has no hints.")
     if not hints_allowed(game):
         raise Forbidden("hints_off", "Hints are for Sandbox and practice against bots.")
     state = services.load_state(game)

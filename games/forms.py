@@ -82,6 +82,9 @@ class NewGameForm(forms.Form):
         choices=[("", "The mode's set")] + [(t, t) for t in TILE_SETS], required=False
     )
     listed = forms.BooleanField(label="List in the lobby", required=False, initial=True)
+    rated = forms.BooleanField(
+        label="Rated (signed-in players only; no hints)", required=False, initial=False
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -125,6 +128,8 @@ class NewGameForm(forms.Form):
             # The page sends every picker; those past the number of players are hidden.
             "seats": [data[f"seat{i}"] or "human" for i in range(1, players)],
         }
+        if data["rated"]:
+            options["rated"] = True
         for name in ("clock", "days", "target", "rounds", "tiles"):
             if data[name] not in (None, ""):
                 options[name] = data[name]

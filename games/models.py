@@ -42,6 +42,9 @@ class Game(models.Model):
     correspondence_days = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     listed = models.BooleanField(default=True, help_text="shown in the lobby while open")
+    rated = models.BooleanField(
+        default=False, help_text="changes its signed-in players' ratings (docs/design.md)"
+    )
     seed = models.CharField(max_length=64, editable=False, help_text="secret until the end")
     commitment = models.CharField(max_length=64, blank=True)
     state = models.JSONField(null=True, blank=True, help_text="cached engine state")

@@ -24,7 +24,10 @@ def busy() -> Unavailable:
 
 
 def hints_allowed(game: Game) -> bool:
-    """Hints help in Sandbox and in practice against bots only, never against people."""
+    """Hints help in Sandbox and in practice against bots only, never against people, and
+    never in a rated game (docs/design.md "Ratings")."""
+    if game.rated:
+        return False
     if game.mode == Mode.SANDBOX:
         return True
     humans = [s for s in game.seats.all() if s.kind == SeatKind.HUMAN]

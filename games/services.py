@@ -52,7 +52,7 @@ from games.engine.state import (
 from . import rows, signals
 from .errors import Conflict, Forbidden, Illegal, Invalid, NotFound
 from .identity import Identity, clean_name
-from .models import ActionReceipt, Game, GameEvent, GameResult, Seat, SeatKind, Status
+from .models import ActionReceipt, Game, GameEvent, GameResult, Mode, Seat, SeatKind, Status
 from .modes import BOT_STRENGTHS, setup_from
 
 # A timeout fires this long after the deadline, so a move sent at the last moment, still
@@ -74,6 +74,7 @@ def create_game(viewer: Identity, options: dict[str, Any]) -> Game:
     except InvalidInput as error:
         raise Invalid("bad_options", str(error)) from None
     seats = _seat_plan(options.get("seats"), setup.players)
+    rated = _rated(options.get("rated", False), viewer, setup.mode)
     with transaction.atomic():
         game = Game.objects.create(
             mode=setup.mode,
@@ -83,6 +84,7 @@ def create_game(viewer: Identity, options: dict[str, Any]) -> Game:
             clock_seconds=setup.clock_seconds,
             correspondence_days=setup.correspondence_days,
             listed=bool(options.get("listed", True)),
+            rated=rated,
             seed=secrets.token_bytes(32).hex(),
             created_by_id=viewer.user_id,
         )
@@ -98,6 +100,20 @@ def create_game(viewer: Identity, options: dict[str, Any]) -> Game:
         _take_seat(game.seats.get(index=0), viewer)
         _start_if_full(game)
     return game
+
+
+def _rated(raw: object, viewer: Identity, mode: str) -> bool:
+    """A rated game (docs/design.md "Ratings"): asked for by a signed-in creator, never in
+    Sandbox (its rules are the creator's own). Rated games give no hints."""
+    if raw in (False, None, "", 0):
+        return False
+    if raw is not True and raw not in (1, "true", "on", "1"):
+        raise Invalid("bad_options", "rated is true or false")
+    if viewer.user_id is None:
+        raise Forbidden("sign_in_to_rate", "Sign in to play a rated game.")
+    if mode == Mode.SANDBOX:
+        raise Invalid("bad_options", "Sandbox games are never rated.")
+    return True
 
 
 def _seat_plan(raw: object, players: int) -> list[dict[str, str]]:

@@ -28,6 +28,8 @@ RATES = {
     "hint": "30/m",
     "editor": "30/m",
     "puzzle": "60/m",
+    "rename": "5/h",
+    "avatar": "10/h",
 }
 WHAT = {
     "create": "new games",
@@ -35,6 +37,8 @@ WHAT = {
     "hint": "hints",
     "editor": "editor checks",
     "puzzle": "puzzle moves",
+    "rename": "name changes",
+    "avatar": "avatar uploads",
 }
 
 

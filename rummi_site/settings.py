@@ -364,6 +364,7 @@ INSTALLED_APPS = [
     "games",
     "accounts",
     "puzzles",
+    "players",
 ]
 
 MIDDLEWARE = [
@@ -374,6 +375,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "players.middleware.TrophyToastMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
@@ -433,6 +435,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
+# Uploaded avatars (players/avatars.py) go to Django's default storage: var/media/ unless
+# RUMMI_MEDIA_ROOT says otherwise; served by the site in debug only (docs/deploy.md).
+MEDIA_URL = "media/"
+MEDIA_ROOT = Path(env_str("RUMMI_MEDIA_ROOT", "", os.environ) or VAR_DIR / "media")
 
 CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = celery_broker_from_env(os.environ)
 CELERY_TASK_IGNORE_RESULT = True

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from django.conf import settings
+from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 
@@ -12,5 +14,9 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("puzzles/", include("puzzles.urls")),
+    path("", include("players.urls")),
     path("", include("games.urls")),
 ]
+# Uploaded avatars, served by the site in debug only; production serves MEDIA_ROOT from the
+# proxy (docs/deploy.md).
+urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

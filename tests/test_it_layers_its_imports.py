@@ -33,6 +33,7 @@ FRAMEWORK_ADAPTERS = {"channels", "celery", "daphne", "channels_redis", "allauth
 ALLOWED_IN_FUNCTIONS = {
     ("games/apps.py", "ready"): "Django connects receivers in AppConfig.ready",
     ("puzzles/apps.py", "ready"): "Django connects receivers in AppConfig.ready",
+    ("players/apps.py", "ready"): "Django connects receivers in AppConfig.ready",
     ("games/engine/native.py", "kind"): "the solver finder must be installed before the solver",
 }
 
@@ -129,7 +130,7 @@ def breaks_the_rule(importer: str, imported: str) -> str | None:
 
 
 def test_the_apps_are_found() -> None:
-    assert {"games", "accounts", "puzzles"} <= apps()
+    assert {"games", "accounts", "puzzles", "players"} <= apps()
     assert len(sources()) > 30
 
 
@@ -180,6 +181,10 @@ def test_services_import_no_task_module_and_no_other_app() -> None:
         ("accounts.views", "games.tasks"),
         ("puzzles.views", "games.views"),
         ("puzzles.services", "accounts.models"),
+        ("players.trophies", "puzzles.models"),
+        ("games.services", "players.ratings"),
+        ("games.receivers", "players.receivers"),
+        ("players.views", "games.views"),
         ("games.identity", "channels.db"),
         ("rummi_site.jsonapi", "games.services"),
     ],
@@ -199,6 +204,9 @@ def test_it_spots_a_layer_broken(importer: str, imported: str) -> None:
         ("puzzles.services", "games.identity"),
         ("puzzles.signals", "games.signals"),
         ("accounts.views", "games.notices"),
+        ("players.receivers", "games.signals"),
+        ("players.ratings", "games.models"),
+        ("players.moments", "games.engine.state"),
         ("rummi_site.jsonapi", "games.errors"),
     ],
 )

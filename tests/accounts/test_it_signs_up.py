@@ -23,7 +23,7 @@ def test_it_signs_up_and_signs_in(client: Client, django_user_model: Any) -> Non
     user = django_user_model.objects.get(username="dora")
     assert user.email == "dora@example.com"
     assert client.session["_auth_user_id"] == str(user.pk)
-    assert "Signed in as dora" in client.get("/").content.decode()
+    assert 'Signed in as <a href="/@/dora/">dora</a>' in client.get("/").content.decode()
 
 
 @pytest.mark.django_db

@@ -28,5 +28,5 @@ def test_it_names_the_signed_in_player(client: Client, alice: Any) -> None:
 
     page = client.get("/").content.decode()
 
-    assert "Signed in as alice" in page
+    assert 'Signed in as <a href="/@/alice/">alice</a>' in page
     assert 'href="/accounts/login/"' not in page

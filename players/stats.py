@@ -1,0 +1,108 @@
+"""A profile's figures, from the result rows (docs/design.md "Players"), in a bounded number
+of queries whatever the number of games. Only finished games have result rows, so nothing
+here can show a game still being played (nor its racks).
+
+* tiles per turn: tiles laid over turns taken;
+* joker efficiency: the share of the jokers that reached the player's rack (dealt, drawn or
+  as a penalty) that they laid before the round ended (``jokers_played / jokers_held``);
+* average turn time: each game's average, weighted by its turns;
+* average opening value: the openings' points over the openings made;
+* rounds won out against blocked: rounds the player won by laying the last tile, and by the
+  lowest rack of a blocked round.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db.models import Count, F, FloatField, Q, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from games.models import GameResult, Mode
+
+RECENT = 10
+
+
+def results_of(user_id: int) -> Any:
+    return GameResult.objects.filter(user_id=user_id)
+
+
+def totals(user_id: int) -> dict[str, Any]:
+    got = results_of(user_id).aggregate(
+        games=Count("pk"),
+        melds=Coalesce(Sum("melds_laid"), 0),
+        tiles=Coalesce(Sum("tiles_played"), 0),
+        turn_count=Coalesce(Sum("turns"), 0),
+        jokers=Coalesce(Sum("jokers_played"), 0),
+        held=Coalesce(Sum("jokers_held"), 0),
+        opening_count=Coalesce(Sum("openings"), 0),
+        opening_sum=Coalesce(Sum("opening_points"), 0),
+        won_out=Coalesce(Sum("rounds_won_out"), 0),
+        won_blocked=Coalesce(Sum("rounds_won_blocked"), 0),
+        timed_turns=Coalesce(Sum("turns", filter=Q(average_turn_seconds__isnull=False)), 0),
+        turn_seconds=Coalesce(
+            Sum(F("average_turn_seconds") * F("turns"), output_field=FloatField()), 0.0
+        ),
+    )
+    got["tiles_per_turn"] = (
+        round(got["tiles"] / got["turn_count"], 2) if got["turn_count"] else None
+    )
+    got["joker_efficiency"] = round(100 * got["jokers"] / got["held"]) if got["held"] else None
+    got["average_turn"] = (
+        round(got["turn_seconds"] / got["timed_turns"], 1) if got["timed_turns"] else None
+    )
+    got["average_opening"] = (
+        round(got["opening_sum"] / got["opening_count"], 1) if got["opening_count"] else None
+    )
+    return got
+
+
+def per_mode(user_id: int) -> list[dict[str, Any]]:
+    rows = (
+        results_of(user_id)
+        .values("game__mode")
+        .annotate(played=Count("pk"), won=Count("pk", filter=Q(place=1)))
+        .order_by("game__mode")
+    )
+    labels = dict(Mode.choices)
+    return [
+        {
+            "mode": labels.get(r["game__mode"], r["game__mode"]),
+            "played": r["played"],
+            "won": r["won"],
+            "lost": r["played"] - r["won"],
+        }
+        for r in rows
+    ]
+
+
+def streaks(user_id: int) -> dict[str, int]:
+    """Win streaks: ``current`` (the latest games won in a row) and ``best``."""
+    places = results_of(user_id).order_by("finished", "game_id").values_list("place", flat=True)
+    best = run = 0
+    for place in places:
+        run = run + 1 if place == 1 else 0
+        best = max(best, run)
+    return {"current": run, "best": best}
+
+
+def last_seen(user: Any) -> Any:
+    latest = results_of(user.pk).order_by("-finished").values_list("finished", flat=True).first()
+    seen = [t for t in (user.last_login, latest) if t is not None]
+    return max(seen) if seen else None
+
+
+def recent(user_id: int, limit: int = RECENT, offset: int = 0) -> list[GameResult]:
+    """The player's finished games, newest first, each with the table's results."""
+    return list(
+        results_of(user_id)
+        .select_related("game")
+        .prefetch_related("game__results")
+        .order_by("-finished", "-game_id")[offset : offset + limit]
+    )
+
+
+def active_since(days: int = 30) -> Any:
+    return timezone.now() - timedelta(days=days)

@@ -1,0 +1,380 @@
+"""Trophies: defined here in code (key, name, description, icon, rule), stored once earned
+(docs/design.md "Trophies").
+
+A game's trophies are awarded from ``game_finished`` (players/receivers.py) to each signed-in
+seat; :func:`backfill` (``manage.py awardtrophies``) walks the whole history in the order games
+finished and awards what is missing. Both read only stored rows (results, events, earlier
+results of the same player up to this game), so a backfill gives exactly what live awards
+gave. An award is unique per player and trophy and is never taken back.
+
+>>> len(TROPHIES) >= 25
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.apps import apps as registry
+from django.db import transaction
+from django.db.models import Count, Q, QuerySet, Sum
+
+from games.models import Game, GameEvent, GameResult, Mode, SeatKind, Status
+
+from .models import TrophyAward
+from .moments import GameMoments, SeatMoments, moments
+
+
+@dataclass
+class Context:
+    """One signed-in seat's finished game, and the player's record up to it (included)."""
+
+    game: Game
+    result: GameResult
+    table: list[GameResult]
+    seat: SeatMoments
+    match: GameMoments
+    played: int
+    won: int
+    melds: int
+
+    @property
+    def won_it(self) -> bool:
+        return self.result.place == 1 and len(self.table) > 1
+
+    def beat_bot(self, strength: str) -> bool:
+        return any(
+            r.kind == SeatKind.BOT and r.bot_strength == strength and r.place > self.result.place
+            for r in self.table
+        )
+
+
+Rule = Callable[[Context], "int | bool | None"]
+
+
+@dataclass(frozen=True)
+class Trophy:
+    key: str
+    name: str
+    description: str
+    icon: str
+    category: str
+    rule: Rule | None = None  # a game rule; None for puzzle trophies (see puzzle_rules)
+
+
+def _target_win(c: Context) -> bool:
+    match = c.game.match or {}
+    return (
+        c.game.mode == Mode.PARLOR
+        and match.get("kind") == "target"
+        and c.won_it
+        and c.result.total >= int(match.get("target", 0))
+    )
+
+
+PLAY: list[Trophy] = [
+    Trophy("first_win", "First win", "Win a game.", "🏆", "play", lambda c: c.won_it),
+    Trophy(
+        "full_rack",
+        "All at once",
+        "Go out by laying your whole rack in one turn.",
+        "🎴",
+        "play",
+        lambda c: c.seat.full_rack,
+    ),
+    Trophy(
+        "ten_tiles",
+        "Ten in a turn",
+        "Lay 10 or more tiles in one turn.",
+        "🔟",
+        "play",
+        lambda c: c.seat.big_turn,
+    ),
+    Trophy(
+        "joker_freed",
+        "Joker thief",
+        "Free a joker from the table and lay it again in the same turn.",
+        "🃏",
+        "play",
+        lambda c: c.seat.joker_freed,
+    ),
+    Trophy(
+        "opening_50",
+        "Grand opening",
+        "Make an opening worth 50 or more.",
+        "🚪",
+        "play",
+        lambda c: c.seat.opening_50,
+    ),
+    Trophy(
+        "parlor_target",
+        "League champion",
+        "Win a Parlor League match by reaching its target.",
+        "🎯",
+        "play",
+        _target_win,
+    ),
+    *[
+        Trophy(
+            f"beat_{strength}",
+            f"Beat the {strength} bot",
+            f"Finish ahead of a {strength} bot.",
+            icon,
+            "play",
+            (lambda s: lambda c: c.beat_bot(s))(strength),
+        )
+        for strength, icon in (
+            ("beginner", "🤖"),
+            ("casual", "🦾"),
+            ("strong", "🧠"),
+            ("master", "👑"),
+        )
+    ],
+    Trophy("games_10", "Regular", "Finish 10 games.", "🔁", "play", lambda c: c.played == 10),
+    Trophy("games_100", "Centurion", "Finish 100 games.", "💯", "play", lambda c: c.played == 100),
+    Trophy(
+        "wins_10", "Ten wins", "Win 10 games.", "🥇", "play", lambda c: c.won_it and c.won == 10
+    ),
+    Trophy(
+        "wins_50", "Fifty wins", "Win 50 games.", "🎖️", "play", lambda c: c.won_it and c.won == 50
+    ),
+    Trophy(
+        "melds_100",
+        "Meld maker",
+        "Lay 100 melds over all your games.",
+        "🧱",
+        "play",
+        lambda c: c.melds >= 100 and c.melds - c.result.melds_laid < 100,
+    ),
+    Trophy(
+        "both_jokers",
+        "Double joker",
+        "Lay two or more jokers in one game.",
+        "🎭",
+        "play",
+        lambda c: c.result.jokers_played >= 2,
+    ),
+    Trophy(
+        "clean_sweep",
+        "Clean sweep",
+        "Win every round of a match of three rounds or more.",
+        "🧹",
+        "play",
+        lambda c: c.match.rounds >= 3 and c.result.rounds_won == c.match.rounds,
+    ),
+    Trophy(
+        "blocked_win",
+        "Lowest rack",
+        "Win a round that ended blocked, with the lowest rack.",
+        "🧊",
+        "play",
+        lambda c: c.result.rounds_won_blocked > 0,
+    ),
+    Trophy(
+        "six_table",
+        "Full table",
+        "Win a game of six players.",
+        "🪑",
+        "play",
+        lambda c: c.won_it and len(c.table) == 6,
+    ),
+    Trophy(
+        "rush_win",
+        "Rush hour",
+        "Win a game of Rummy Rush.",
+        "⚡",
+        "play",
+        lambda c: c.won_it and c.game.mode == Mode.RUSH,
+    ),
+    Trophy(
+        "blitz_win",
+        "Blitzed",
+        "Win a Blitz game.",
+        "⏱️",
+        "play",
+        lambda c: c.won_it and c.game.mode == Mode.BLITZ,
+    ),
+    Trophy(
+        "correspondence_win",
+        "Pen pal",
+        "Win a correspondence game.",
+        "✉️",
+        "play",
+        lambda c: c.won_it and bool(c.game.correspondence_days),
+    ),
+    Trophy(
+        "rated_game",
+        "On the ladder",
+        "Finish a rated game.",
+        "📈",
+        "play",
+        lambda c: c.game.rated,
+    ),
+    Trophy(
+        "no_tiles_left",
+        "Bare rack",
+        "End a match by going out in its last round.",
+        "✨",
+        "play",
+        lambda c: c.result.went_out,
+    ),
+]
+
+PUZZLE_LEVELS = (1, 2, 3, 4)
+PUZZLES_PER_LEVEL = 5  # as the trainer's ramp asks of each level
+PUZZLES: list[Trophy] = [
+    *[
+        Trophy(
+            f"puzzle_level_{level}",
+            f"Level {level} done",
+            f"Solve {PUZZLES_PER_LEVEL} puzzles of level {level}.",
+            "🧩",
+            "puzzles",
+        )
+        for level in PUZZLE_LEVELS
+    ],
+    Trophy(
+        "daily_7", "A week of dailies", "Solve the daily puzzle 7 days running.", "📅", "puzzles"
+    ),
+    Trophy(
+        "daily_30", "A month of dailies", "Solve the daily puzzle 30 days running.", "🗓️", "puzzles"
+    ),
+    Trophy("streak_20", "On a roll", "Solve 20 puzzles in a row in streak mode.", "🔥", "puzzles"),
+]
+
+TROPHIES: dict[str, Trophy] = {t.key: t for t in PLAY + PUZZLES}
+
+
+@dataclass(frozen=True)
+class Earned:
+    user_id: int
+    key: str
+    game_id: int | None
+    seq: int | None
+    when: Any
+
+
+def _record_before(result: GameResult) -> dict[str, int]:
+    """The player's games, wins and melds up to this game (included), in finish order."""
+    mine = GameResult.objects.filter(user_id=result.user_id).filter(
+        Q(finished__lt=result.finished) | Q(finished=result.finished, game_id__lte=result.game_id)
+    )
+    got = mine.aggregate(
+        played=Count("pk"), won=Count("pk", filter=Q(place=1)), melds=Sum("melds_laid")
+    )
+    return {k: int(v or 0) for k, v in got.items()}
+
+
+def game_trophies(game: Game) -> Iterator[Earned]:
+    """What each signed-in seat of a finished game earned in it (held or not)."""
+    if game.status != Status.FINISHED:
+        return
+    table = list(GameResult.objects.filter(game=game).order_by("seat"))
+    logged = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("seq", "payload"))
+    found = moments(logged)
+    for result in table:
+        if not result.user_id or result.kind != SeatKind.HUMAN:
+            continue
+        record = _record_before(result)
+        context = Context(
+            game, result, table, found.seats.get(result.seat, SeatMoments()), found, **record
+        )
+        for trophy in PLAY:
+            hit = trophy.rule(context) if trophy.rule else None
+            if hit:
+                seq = hit if isinstance(hit, int) and not isinstance(hit, bool) else game.seq
+                yield Earned(result.user_id, trophy.key, game.pk, seq, result.finished)
+
+
+def puzzle_trophies(user_id: int) -> Iterator[Earned]:
+    """The puzzle trophies a player's puzzle record shows. The puzzles app is read through
+    the app registry (apps never import each other; docs/design.md "Layers and the import rule")."""
+    if not registry.is_installed("puzzles"):
+        return
+    attempt = registry.get_model("puzzles", "Attempt")
+    solved = attempt.objects.filter(user_id=user_id, solved=True)
+    per_level = dict(
+        solved.values_list("puzzle__level").annotate(n=Count("puzzle", distinct=True)).order_by()
+    )
+    for level in PUZZLE_LEVELS:
+        if per_level.get(level, 0) >= PUZZLES_PER_LEVEL:
+            last = solved.filter(puzzle__level=level).order_by("-finished").first()
+            yield Earned(user_id, f"puzzle_level_{level}", None, None, last.finished)
+    run = daily_streak(user_id)
+    for days in (7, 30):
+        if run["best"] >= days:
+            yield Earned(user_id, f"daily_{days}", None, None, run["when"][days])
+    rating = registry.get_model("puzzles", "PlayerRating").objects.filter(user_id=user_id).first()
+    if rating is not None and rating.streak_best >= 20:
+        yield Earned(user_id, "streak_20", None, None, rating.streak_started)
+
+
+def daily_streak(user_id: int) -> dict[str, Any]:
+    """The player's daily puzzle streaks: ``current`` (ending on the last daily) and
+    ``best``, in days, and when the best first reached 7 and 30 days."""
+    if not registry.is_installed("puzzles"):
+        return {"current": 0, "best": 0, "when": {}}
+    daily = registry.get_model("puzzles", "DailyPuzzle")
+    attempt = registry.get_model("puzzles", "Attempt")
+    dates = sorted(daily.objects.values_list("date", flat=True))
+    solved = set(
+        attempt.objects.filter(user_id=user_id, solved=True, mode="daily").values_list(
+            "puzzle_id", flat=True
+        )
+    )
+    solved_dates = set(daily.objects.filter(puzzle_id__in=solved).values_list("date", flat=True))
+    best = run = 0
+    when: dict[int, Any] = {}
+    for date in dates:
+        run = run + 1 if date in solved_dates else 0
+        best = max(best, run)
+        for days in (7, 30):
+            if run == days and days not in when:
+                when[days] = date
+    return {"current": run, "best": best, "when": when}
+
+
+def award(earned: list[Earned]) -> list[TrophyAward]:
+    """Store what is not held yet; return the awards made now."""
+    made = []
+    with transaction.atomic():
+        for item in earned:
+            held = TrophyAward.objects.filter(user_id=item.user_id, key=item.key).exists()
+            if held or item.when is None:
+                continue
+            award, created = TrophyAward.objects.get_or_create(
+                user_id=item.user_id,
+                key=item.key,
+                defaults={"earned": item.when, "game_id": item.game_id, "seq": item.seq},
+            )
+            if created:
+                made.append(award)
+    return made
+
+
+def award_game(game_id: int) -> list[TrophyAward]:
+    """The live award of a finished game's trophies (and its players' puzzle trophies)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return []
+    earned = list(game_trophies(game))
+    for user_id in {r.user_id for r in GameResult.objects.filter(game=game) if r.user_id}:
+        earned += puzzle_trophies(user_id)
+    return award(earned)
+
+
+def finished_games() -> QuerySet[Game]:
+    return Game.objects.filter(status=Status.FINISHED).order_by("finished", "pk")
+
+
+def backfill() -> list[TrophyAward]:
+    """Award every trophy the whole history shows and nobody holds yet."""
+    made = []
+    for game in finished_games().iterator():
+        made += award(list(game_trophies(game)))
+    users = GameResult.objects.filter(user__isnull=False).values_list("user_id", flat=True)
+    for user_id in sorted(set(users)):
+        made += award(list(puzzle_trophies(user_id)))
+    return made

@@ -1,0 +1,317 @@
+"""Profile pages (``/@/<username>/`` and its games), the leaderboards, default avatars and
+your account page (display name, avatar, data download, deletion)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.apps import apps as registry
+from django.contrib import messages
+from django.contrib.auth import get_user_model, logout
+from django.contrib.auth.decorators import login_required
+from django.core.files.storage import default_storage
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.html import escape
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.errors import DomainError, Forbidden
+from games.models import GameResult
+from rummi_site.jsonapi import json_errors, read_body, status_of
+from rummi_site.limits import limited
+
+from . import account, cosmetics, ratings, stats
+from .avatars import set_avatar
+from .chart import history_svg
+from .forms import AvatarForm, DeleteForm, ProfileForm
+from .models import PlayerProfile, Pool, Rating, TrophyAward
+from .trophies import TROPHIES, daily_streak
+
+BOARD_SIZE = 50
+GAMES_PER_PAGE = 25
+
+
+def _user(username: str) -> Any:
+    user = get_object_or_404(get_user_model(), username=username, is_active=True)
+    return user
+
+
+def avatar_url(user: Any, profile: PlayerProfile | None, size: int = 256) -> str:
+    """The uploaded avatar's URL, or the initials drawn by :func:`default_avatar`."""
+    if profile is not None:
+        name = profile.avatar_256 if size > 64 else profile.avatar_64
+        if name:
+            return str(default_storage.url(name))
+    return reverse("player_avatar", args=[user.get_username()])
+
+
+def _table(result: GameResult) -> list[dict[str, Any]]:
+    return [
+        {"name": r.name or "deleted player", "place": r.place, "total": r.total, "user": r.user_id}
+        for r in sorted(result.game.results.all(), key=lambda r: r.seat)
+    ]
+
+
+def _game_rows(results: list[GameResult]) -> list[dict[str, Any]]:
+    return [
+        {
+            "game": r.game,
+            "place": r.place,
+            "won": r.place == 1,
+            "total": r.total,
+            "finished": r.finished,
+            "table": _table(r),
+            "replay": reverse("replay", args=[r.game.public_id]),
+        }
+        for r in results
+    ]
+
+
+def _puzzles(user_id: int) -> dict[str, Any] | None:
+    """The puzzle rating and daily streak, read through the app registry (apps import no
+    other app: docs/design.md "Layers and the import rule")."""
+    if not registry.is_installed("puzzles"):
+        return None
+    model = registry.get_model("puzzles", "PlayerRating")
+    found = model.objects.filter(user_id=user_id).first()
+    daily = daily_streak(user_id)
+    return {
+        "rating": round(found.rating) if found else None,
+        "rd": round(found.rd) if found else None,
+        "streak_best": found.streak_best if found else 0,
+        "daily_current": daily["current"],
+        "daily_best": daily["best"],
+    }
+
+
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    user = _user(username)
+    player = PlayerProfile.objects.filter(user=user).first()
+    points = ratings.history(user.pk)
+    pools = []
+    for rating in Rating.objects.filter(user=user).order_by("pool"):
+        row = ratings.rating_dict(rating)
+        row["chart"] = history_svg(points.get(rating.pool, []), row["label"])
+        pools.append(row)
+    awards = [
+        {
+            "trophy": TROPHIES[a.key],
+            "earned": a.earned,
+            "replay": (
+                reverse("replay", args=[a.game.public_id]) + (f"#seq-{a.seq}" if a.seq else "")
+                if a.game
+                else None
+            ),
+        }
+        for a in TrophyAward.objects.filter(user=user).select_related("game")
+        if a.key in TROPHIES
+    ]
+    context = {
+        "person": user,
+        "player": player,
+        "name": player.name if player else user.get_username(),
+        "avatar": avatar_url(user, player),
+        "last_seen": stats.last_seen(user),
+        "pools": pools,
+        "modes": stats.per_mode(user.pk),
+        "streaks": stats.streaks(user.pk),
+        "totals": stats.totals(user.pk),
+        "awards": awards,
+        "recent": _game_rows(stats.recent(user.pk)),
+        "puzzles": _puzzles(user.pk),
+    }
+    return render(request, "players/profile.html", context)
+
+
+@require_GET
+def games(request: HttpRequest, username: str) -> HttpResponse:
+    user = _user(username)
+    rows = stats.results_of(user.pk).order_by("-finished", "-game_id")
+    page = Paginator(rows.select_related("game").prefetch_related("game__results"), GAMES_PER_PAGE)
+    try:
+        number = int(request.GET.get("page", "1"))
+    except ValueError:
+        raise Http404("No such page.") from None
+    if not 1 <= number <= max(page.num_pages, 1):
+        raise Http404("No such page.")
+    current = page.page(number)
+    context = {"person": user, "page": current, "rows": _game_rows(list(current.object_list))}
+    return render(request, "players/games.html", context)
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    since = stats.active_since(30)
+    boards = []
+    for pool in Pool:
+        top = (
+            Rating.objects.filter(
+                pool=pool, games__gte=ratings.PROVISIONAL_GAMES, updated__gte=since
+            )
+            .select_related("user", "user__player")
+            .order_by("-shown", "user_id")[:BOARD_SIZE]
+        )
+        boards.append({"pool": pool, "rows": [_board_row(r.user, r.shown, r) for r in top]})
+    puzzle_rows: list[dict[str, Any]] = []
+    streak_rows: list[dict[str, Any]] = []
+    if registry.is_installed("puzzles"):
+        model = registry.get_model("puzzles", "PlayerRating")
+        rated = model.objects.filter(user__isnull=False, user__is_active=True, games__gt=0)
+        for row in rated.select_related("user", "user__player").order_by("-rating", "pk")[
+            :BOARD_SIZE
+        ]:
+            puzzle_rows.append(_board_row(row.user, round(row.rating)))
+        runs = rated.filter(streak_best__gt=0).select_related("user", "user__player")
+        for row in runs.order_by("-streak_best", "pk")[:BOARD_SIZE]:
+            streak_rows.append(_board_row(row.user, row.streak_best))
+    context = {"boards": boards, "puzzle_rows": puzzle_rows, "streak_rows": streak_rows}
+    return render(request, "players/leaderboard.html", context)
+
+
+def _board_row(user: Any, value: int, rating: Rating | None = None) -> dict[str, Any]:
+    player = getattr(user, "player", None)
+    return {
+        "username": user.get_username(),
+        "name": player.name if player else user.get_username(),
+        "avatar": avatar_url(user, player, 64),
+        "value": value,
+        "uncertainty": ratings.uncertainty(rating.sigma) if rating else None,
+    }
+
+
+@require_GET
+def default_avatar(request: HttpRequest, username: str) -> HttpResponse:
+    """An avatar drawn from the initials, on a colour picked from the username."""
+    user = _user(username)
+    player = PlayerProfile.objects.filter(user=user).first()
+    name = player.name if player else user.get_username()
+    initials = "".join(w[0] for w in name.split()[:2]).upper() or name[:1].upper()
+    hue = int(hashlib.sha256(user.get_username().encode()).hexdigest()[:4], 16) % 360
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
+        f'<rect width="64" height="64" rx="8" fill="hsl({hue},45%,40%)"/>'
+        '<text x="32" y="41" font-family="sans-serif" font-size="26" text-anchor="middle" '
+        f'fill="#fff">{escape(initials[:2])}</text></svg>'
+    )
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "max-age=3600"
+    return response
+
+
+def _account_page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResponse:
+    player = PlayerProfile.of(request.user)
+    context = {
+        "player": player,
+        "avatar": avatar_url(request.user, player),
+        "profile_form": forms.get("profile_form")
+        or ProfileForm(initial={"display_name": player.display_name, "bio": player.bio}),
+        "avatar_form": forms.get("avatar_form") or AvatarForm(),
+        "delete_form": forms.get("delete_form") or DeleteForm(),
+        "error": forms.get("error"),
+        "board": cosmetics.settings_of(player),
+        "catalogue": cosmetics.catalogue(request.user.pk),
+        "sorts": cosmetics.SORTS,
+    }
+    return render(request, "players/account.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET"])
+def account_page(request: HttpRequest) -> HttpResponse:
+    return _account_page(request)
+
+
+@login_required
+@require_POST
+@limited("rename")
+def account_profile(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST)
+    if not form.is_valid():
+        return _account_page(request, 400, profile_form=form)
+    try:
+        account.rename(
+            PlayerProfile.of(request.user),
+            form.cleaned_data["display_name"],
+            form.cleaned_data["bio"],
+        )
+    except DomainError as error:
+        return _account_page(request, status_of(error), profile_form=form, error=error.body)
+    messages.success(request, "Profile saved.")
+    return redirect("account_page")
+
+
+@login_required
+@require_POST
+@limited("avatar")
+def account_avatar(request: HttpRequest) -> HttpResponse:
+    form = AvatarForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _account_page(request, 400, avatar_form=form)
+    try:
+        set_avatar(PlayerProfile.of(request.user), form.cleaned_data["avatar"])
+    except DomainError as error:
+        return _account_page(request, status_of(error), avatar_form=form, error=error.body)
+    messages.success(request, "Avatar saved.")
+    return redirect("account_page")
+
+
+@login_required
+@require_GET
+def account_data(request: HttpRequest) -> JsonResponse:
+    response = JsonResponse(account.export(request.user), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = 'attachment; filename="rummi-data.json"'
+    return response
+
+
+@login_required
+@require_POST
+def account_delete(request: HttpRequest) -> HttpResponse:
+    form = DeleteForm(request.POST)
+    if not form.is_valid() or form.cleaned_data["confirm"] != request.user.get_username():
+        error = {"message": "Type your username exactly to delete the account."}
+        return _account_page(request, 400, delete_form=form, error=error)
+    user = request.user
+    logout(request)
+    account.delete_account(user)
+    messages.success(request, "Your account is deleted; your games stay as a deleted player.")
+    return redirect("home")
+
+
+@require_http_methods(["GET", "POST"])
+@json_errors
+def settings_api(request: HttpRequest) -> JsonResponse:
+    """The board settings saved on the account (GET), or changes to them (POST
+    ``{"settings": {...}, "adopt": false}``), with the felts and backs and what locks them."""
+    if not request.user.is_authenticated:
+        raise Forbidden("sign_in", "Sign in to keep your settings on your account.")
+    profile = PlayerProfile.of(request.user)
+    if request.method == "POST":
+        body = read_body(request)
+        saved = cosmetics.save(profile, body.get("settings"), adopt=bool(body.get("adopt")))
+    else:
+        saved = cosmetics.settings_of(profile)
+    return JsonResponse(
+        {"settings": saved, "saved": bool(profile.board), **cosmetics.catalogue(request.user.pk)}
+    )
+
+
+@login_required
+@require_POST
+def account_board(request: HttpRequest) -> HttpResponse:
+    """The account page's board settings form: the same rules as the settings API."""
+    raw: dict[str, Any] = {}
+    for name in ("felt", "back", "sort"):
+        if request.POST.get(name):
+            raw[name] = request.POST[name]
+    for name in ("cb", "outline", "mute"):
+        raw[name] = request.POST.get(name) == "on"
+    try:
+        cosmetics.save(PlayerProfile.of(request.user), raw)
+    except DomainError as error:
+        return _account_page(request, status_of(error), error=error.body)
+    messages.success(request, "Board settings saved; they follow you to every device.")
+    return redirect("account_page")
