@@ -6,6 +6,7 @@ from . import api, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("how-to-play/", views.how_to_play, name="how_to_play"),
     path("games/new", views.new_game, name="new_game"),
     path("join/<str:token>/", views.join, name="join"),
     path("g/<str:gid>/", views.game_page, name="game"),

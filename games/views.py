@@ -23,6 +23,7 @@ from .errors import DomainError
 from .forms import JoinForm, NewGameForm
 from .identity import GUEST_NAME, become_guest, identity_of
 from .models import Game, Seat, Status
+from .modes import guides
 from .replay import replay_steps
 from .review import hints_allowed
 
@@ -58,13 +59,23 @@ def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRes
     return render(
         request,
         "home.html",
-        {"lobby": [{"game": g, "invites": invites(g)} for g in lobby], "mine": mine, "form": form},
+        {
+            "lobby": [{"game": g, "invites": invites(g)} for g in lobby],
+            "mine": mine,
+            "form": form,
+            "guides": guides(),
+        },
         status=status,
     )
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return _home(request, NewGameForm(initial={"name": request.session.get(GUEST_NAME, "")}))
+
+
+def how_to_play(request: HttpRequest) -> HttpResponse:
+    """The rules in a player's words (docs/rules.md) and every mode's (modes.GUIDES)."""
+    return render(request, "how_to_play.html", {"guides": guides()})
 
 
 @require_http_methods(["POST"])
