@@ -55,6 +55,25 @@ def game_hint(request: HttpRequest, gid: str) -> JsonResponse:
     return JsonResponse({"seq": game.seq, **best_play(state, seat.index, for_web=True)})
 
 
+@require_GET
+@json_errors
+def game_end(request: HttpRequest, gid: str) -> JsonResponse:
+    """A finished game's scorecard, links and rematch, for the board's end dialog."""
+    return JsonResponse(services.end_of_game(get_game(gid), identity_of(request)))
+
+
+@require_POST
+@json_errors
+@limited("create")
+def game_rematch(request: HttpRequest, gid: str) -> JsonResponse:
+    """Ask for or accept a rematch; answers the new game's address and the rematch's state."""
+    read_body(request)
+    viewer = identity_of(request)
+    new = services.offer_rematch(gid, viewer)
+    state = services.rematch_state(get_game(gid), viewer)
+    return JsonResponse({"gid": new.public_id, "url": new.get_absolute_url(), **state})
+
+
 @require_POST
 @json_errors
 def game_action(request: HttpRequest, gid: str, action: str) -> JsonResponse:
@@ -90,7 +109,12 @@ def join(request: HttpRequest, token: str) -> JsonResponse:
 
 
 def invites(game: Game) -> list[dict[str, Any]]:
-    return [{"seat": s.index, "url": s.invite_url} for s in game.seats.all() if s.is_open]
+    """The links of the open seats anyone may take (not those a rematch keeps for a player)."""
+    return [
+        {"seat": s.index, "url": s.invite_url}
+        for s in game.seats.all()
+        if s.is_open and not s.reserved
+    ]
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> Any:

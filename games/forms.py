@@ -17,10 +17,10 @@ from .models import Mode
 from .modes import (
     BOT_STRENGTHS,
     CORRESPONDENCE_DAYS,
+    GUIDES,
     LIVE_CLOCKS,
     PLAYERS,
     TARGET_SCORES,
-    GUIDES,
     TILE_SETS,
     players_allowed,
 )
@@ -83,8 +83,7 @@ class NewGameForm(forms.Form):
         widget=forms.NumberInput(attrs={"step": 50}),
     )
     rounds = forms.ChoiceField(
-        label="Length",
-        choices=[("", "Play to the target"), ("one", "One round")], required=False
+        label="Length", choices=[("", "Play to the target"), ("one", "One round")], required=False
     )
     tiles = forms.ChoiceField(
         label="Tile set",
@@ -145,3 +144,7 @@ class NewGameForm(forms.Form):
 
 class JoinForm(forms.Form):
     name = name_field()
+
+
+class RematchForm(forms.Form):
+    """Ask for or accept a rematch (the waiting room's button): no fields, the CSRF token."""

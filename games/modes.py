@@ -138,7 +138,7 @@ GUIDES: dict[str, ModeGuide] = {
         "2 players, the rush set (opening 21), a 60-second clock, 3 rounds.",
     ),
     Mode.LAN: ModeGuide(
-        "House rules of the table at home: one round, a 1-tile penalty, no clock unless you set one.",
+        "House rules of the table at home: one round, a 1-tile penalty, no clock unless set.",
         ("players", "clock", "days"),
         "One round and a 1-tile penalty on a timeout; no target score.",
     ),

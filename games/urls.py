@@ -18,6 +18,9 @@ urlpatterns = [
     path("api/games/<str:gid>/", api.game_detail, name="api_game"),
     path("api/games/<str:gid>/events", api.game_events, name="api_events"),
     path("api/games/<str:gid>/hint", api.game_hint, name="api_hint"),
+    path("api/games/<str:gid>/end", api.game_end, name="api_end"),
+    path("api/games/<str:gid>/rematch", api.game_rematch, name="api_rematch"),
+    path("g/<str:gid>/rematch", views.rematch, name="rematch"),
     path("api/games/<str:gid>/<str:action>", api.game_action, name="api_action"),
     path("internal/frames", api.relayed_frames, name="relayed_frames"),
 ]

@@ -131,10 +131,7 @@ def _run_error(tiles: Sequence[Tile], max_number: int, text: str) -> str:
         if b - a > j - i:
             return f"{text} has a gap: a run needs consecutive numbers"
         if b - a < j - i:
-            return (
-                f"{text} has too many tiles between {a} and {b}: "
-                "a run needs consecutive numbers"
-            )
+            return f"{text} has too many tiles between {a} and {b}: a run needs consecutive numbers"
     if real[0][1] - real[0][0] < 1:
         return f"{text} would go below 1: no tile comes before the 1"
     return f"{text} would go past {max_number}: a run stops at {max_number}"

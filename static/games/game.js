@@ -231,6 +231,37 @@ export function start(root, boot) {
     run?.();
   });
   root.querySelector(".rm-resign").addEventListener("click", () => act.resign());
+
+  // The end of the game: the scorecard, links and rematch come from the game's end endpoint;
+  // while someone else's rematch waits for this player, it is asked again every few seconds.
+  let endTimer = null;
+  async function loadEnd() {
+    clearTimeout(endTimer);
+    const response = await fetch(`${boot.api}end`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!response.ok) return;
+    const data = await response.json();
+    ui.showEnd(data);
+    const r = data.rematch || {};
+    if (!ui.el.end.hidden && r.can_offer && r.status !== "playing") endTimer = setTimeout(() => loadEnd().catch(() => {}), 4000);
+  }
+  ui.onGameOver = () => loadEnd().catch(() => {});
+  ui.el.end.addEventListener("click", async (e) => {
+    const button = e.target.closest(".rm-rematch");
+    if (!button) return;
+    button.disabled = true;
+    const response = await fetch(`${boot.api}rematch`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": boot.csrf },
+      body: "{}",
+    }).catch(() => null);
+    const data = response ? await response.json().catch(() => ({})) : {};
+    if (response?.ok && data.url) location.assign(data.url);
+    else {
+      button.disabled = false;
+      ui.say(data.message || "Could not ask for a rematch; try again.");
+    }
+  });
   root.querySelector(".rm-end-close").addEventListener("click", () => {
     ui.el.end.hidden = true;
     ui.el.end.classList.remove("rm-between");
