@@ -62,7 +62,7 @@ def bootstrap(puzzle: Puzzle, mode: str) -> dict[str, Any]:
         "goal": puzzle.goal_json,
         "level": puzzle.level,
         "lesson": puzzle.lesson,
-        "technique": puzzle.technique,
+        "technique": puzzle.get_technique_display(),  # a label for people, not the identifier
         "mode": mode,
         "api": {name: api(name) for name in ("attempt", "submit", "hint", "give_up")},
     }
@@ -164,7 +164,8 @@ def missed_play_puzzle(request: HttpRequest, gid: str, seq: int) -> HttpResponse
     table, rack, _ = position_before(game, seq)
     user = request.user.pk if request.user.is_authenticated else None
     try:
-        puzzle = editing.save_user_puzzle(table, rack, user)
+        lesson = f"From a finished game: the play missed at step {seq} of its replay."
+        puzzle = editing.save_user_puzzle(table, rack, user, lesson=lesson)
     except DomainError as error:
         context = {"error": {"message": error.message}}
         return render(request, "games/error.html", context, status=status_of(error))

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import json
 import random
+import uuid
 from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model, login
+from django.core.exceptions import PermissionDenied
 from django.core.management import call_command
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import path
 from django.utils import timezone
+from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 
 from games import services
@@ -58,7 +61,8 @@ def make_game(request: HttpRequest) -> JsonResponse:
     game.refresh_from_db()
     if "racks" in spec:
         _deal(game, spec)
-    return JsonResponse({"gid": game.public_id, "url": f"/g/{game.public_id}/"})
+    invites = [seat.invite_url for seat in game.seats.all() if seat.is_open]
+    return JsonResponse({"gid": game.public_id, "url": f"/g/{game.public_id}/", "invites": invites})
 
 
 def _deal(game: Game, spec: dict[str, Any]) -> None:
@@ -97,6 +101,25 @@ def expire(request: HttpRequest, gid: str) -> JsonResponse:
 
 
 @csrf_exempt
+def resign(request: HttpRequest, gid: str, name: str) -> JsonResponse:
+    """Resign ``name``'s seat, as that player would (ends a two-player game)."""
+    game = Game.objects.get(public_id=gid)
+    body = {"key": uuid.uuid4().hex, "expected_seq": game.seq}
+    return JsonResponse(
+        services.act(gid, Identity(user_id=_user(name).pk, name=name), "resign", body)
+    )
+
+
+def error_page(request: HttpRequest, code: int) -> HttpResponse:
+    """The site's own 403, 404 and 500 pages, as Django's handlers show them with DEBUG off."""
+    if code == 403:
+        return defaults.permission_denied(request, PermissionDenied())
+    if code == 500:
+        return defaults.server_error(request)
+    return defaults.page_not_found(request, Http404())
+
+
+@csrf_exempt
 def load_puzzles(request: HttpRequest) -> JsonResponse:
     """Load the shipped puzzles (the fresh database has none), as ``make run`` does."""
     call_command("loadpuzzles", verbosity=0)
@@ -108,5 +131,7 @@ urlpatterns = [
     path("__test__/games", make_game),
     path("__test__/expire/<str:gid>", expire),
     path("__test__/puzzles", load_puzzles),
+    path("__test__/resign/<str:gid>/<str:name>", resign),
+    path("__test__/error/<int:code>", error_page),
     *site_patterns,
 ]
