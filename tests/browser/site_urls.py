@@ -59,13 +59,14 @@ def make_game(request: HttpRequest) -> JsonResponse:
     for index, viewer in enumerate(viewers[1:], start=1):
         services.join_game(viewer, game.seats.get(index=index).invite_token)
     game.refresh_from_db()
-    if "racks" in spec:
-        _deal(game, spec)
+    if "racks" in spec and not _deal(game, spec):
+        # A bot that drew first has moved already: the deal cannot be set under its move.
+        return JsonResponse({"gid": game.public_id, "moved": True})
     invites = [seat.invite_url for seat in game.seats.all() if seat.is_open]
     return JsonResponse({"gid": game.public_id, "url": f"/g/{game.public_id}/", "invites": invites})
 
 
-def _deal(game: Game, spec: dict[str, Any]) -> None:
+def _deal(game: Game, spec: dict[str, Any]) -> bool:
     kinds = [str(t) for t in Rules.from_dict(game.rules).tile_set.tiles]
     free = list(range(len(kinds)))
 
@@ -78,6 +79,8 @@ def _deal(game: Game, spec: dict[str, Any]) -> None:
     head = [take(code) for code in spec.get("pool_head", [])]
     random.Random(6).shuffle(free)
     row = game.events.get(kind="RoundStarted")
+    if game.events.filter(seq__gt=row.seq).exists():
+        return False
     row.payload = {
         **row.payload,
         "racks": racks,
@@ -90,6 +93,7 @@ def _deal(game: Game, spec: dict[str, Any]) -> None:
     if game.clock_seconds:
         game.deadline = timezone.now() + timedelta(seconds=game.clock_seconds)
     game.save()
+    return True
 
 
 @csrf_exempt

@@ -129,7 +129,7 @@ def _walk(
         errors = [c for c in console if not (status >= 400 and name == str(status) and own in c)]
         problems += [f"{name} at {width}: console {c}" for c in errors]
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{tag}-{name}-{width}.png"), full_page=True)
+        page.screenshot(path=str(SHOTS / f"walk-{tag}-{name}-{width}.png"))
     assert not problems, "\n".join(problems)
 
 
