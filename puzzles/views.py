@@ -74,7 +74,10 @@ def _puzzle_page(request: HttpRequest, puzzle: Puzzle, mode: str) -> HttpRespons
     context = {
         "puzzle": puzzle,
         "mode": mode,
-        "bootstrap": bootstrap(puzzle, mode),
+        "bootstrap": {
+            **bootstrap(puzzle, mode),
+            "give_up_cost": services.give_up_cost(puzzle, player),
+        },
         "attempt": attempt,
         "rating": services.rating_json(player),
         "share_url": request.build_absolute_uri(puzzle.get_absolute_url())
@@ -117,7 +120,13 @@ def daily(request: HttpRequest) -> HttpResponse:
         "state": state,
         "puzzle": puzzle,
         "mode": "daily",
-        "bootstrap": bootstrap(puzzle, "daily"),
+        "bootstrap": {
+            **bootstrap(puzzle, "daily"),
+            "give_up_cost": services.give_up_cost(puzzle, player),
+            # Solved today already: the board shows the solved table, not a fresh start.
+            "solved_table": puzzle.solution if state["solved"] else None,
+            "daily_api": reverse("puzzles:api_daily"),
+        },
     }
     return render(request, "puzzles/daily.html", context)
 
