@@ -344,7 +344,12 @@ export class Ui {
       const name = nameOf(i);
       li.querySelector(".rm-initials").textContent = initials(name);
       li.querySelector(".rm-avatar").style.setProperty("--hue", hue(name));
-      li.querySelector(".rm-pname").textContent = name + (i === this.board.seat ? " (you)" : "") + (seat?.kind === "bot" ? " · bot" : "");
+      // The name itself, and "(you)" / "· bot" as a tag a phone drops to keep the name whole.
+      const pname = li.querySelector(".rm-pname");
+      pname.textContent = name;
+      const tag = (i === this.board.seat ? "(you)" : "") + (seat?.kind === "bot" ? "· bot" : "");
+      if (tag) pname.dataset.tag = tag;
+      else delete pname.dataset.tag;
       const count = v.rack_counts[i];
       li.querySelector(".rm-pcount b").textContent = count;
       li.classList.toggle("rm-now", v.turn === i && !v.finished);
