@@ -793,3 +793,57 @@ def offer_rematch(gid: str, viewer: Identity) -> Game:
             _take_seat(seat, viewer)
             _start_if_full(new)
     return new
+
+
+# Abandoned seats: a player who timed out turn after turn
+
+
+AWAY_AFTER = 3  # timeouts in a row that mark a seat away
+
+
+def away_seats(game: Game) -> list[int]:
+    """The seats of a game in play that timed out their last :data:`AWAY_AFTER` turns in a
+    row (any move of their own starts the count again), and have not resigned. The others
+    may then go on against a bot in that seat, or end the game (:func:`settle_away_seat`)."""
+    if game.status != Status.PLAYING:
+        return []
+    missed: dict[int, int] = {}
+    for kind, payload in game.events.order_by("seq").values_list("kind", "payload"):
+        seat = payload.get("seat")
+        if kind == "TurnTimedOut":
+            missed[seat] = missed.get(seat, 0) + 1
+        elif kind in ("TilesPlayed", "TileDrawn", "Passed", "PlayerResigned"):
+            missed[seat] = -1 if kind == "PlayerResigned" else 0
+    people = {s.index for s in game.seats.all() if s.kind == SeatKind.HUMAN}
+    return sorted(s for s, n in missed.items() if n >= AWAY_AFTER and s in people)
+
+
+def settle_away_seat(gid: str, viewer: Identity, seat: int, choice: str) -> dict[str, Any]:
+    """What a player still at the table decides for an away seat: ``"bot"`` puts a casual
+    bot in it for the rest of the game (it plays at once if it is that seat's turn);
+    ``"end"`` resigns it for its player, so the game is scored as their resignation."""
+    if choice not in ("bot", "end"):
+        raise Invalid("bad_choice", "Choose bot (play on against a bot) or end (end the game).")
+    game = get_game(gid)
+    mine = seat_of(game, viewer)
+    if mine is None or mine.kind != SeatKind.HUMAN or mine.index == seat:
+        raise Forbidden("not_seated", "Only the other players at the table can decide this.")
+    if seat not in away_seats(game):
+        raise Conflict("not_away", "That player has not missed enough turns to be replaced.")
+    away = game.seats.get(index=seat)
+    if choice == "end":
+        # As that player would resign themselves: through the same path as any action.
+        who = Identity(user_id=away.user_id, guest_key=away.guest_key, name=away.name)
+        body = {"key": secrets.token_hex(12), "expected_seq": game.seq}
+        act(gid, who, "resign", body)
+        return {"seat": seat, "choice": choice, "status": get_game(gid).status}
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        Seat.objects.filter(pk=away.pk).update(
+            kind=SeatKind.BOT, bot_strength="casual", name=f"{away.name} (casual bot)"[:40]
+        )
+        state = load_state(game)
+        if state is not None and not state.finished and state.turn == seat:
+            turn = _turn_signal(game, state)
+            transaction.on_commit(lambda: signals.turn_started.send(Game, gid=gid, **turn))
+    return {"seat": seat, "choice": choice, "status": game.status}

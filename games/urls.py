@@ -20,6 +20,7 @@ urlpatterns = [
     path("api/games/<str:gid>/hint", api.game_hint, name="api_hint"),
     path("api/games/<str:gid>/end", api.game_end, name="api_end"),
     path("api/games/<str:gid>/rematch", api.game_rematch, name="api_rematch"),
+    path("api/games/<str:gid>/away", api.game_away, name="api_away"),
     path("g/<str:gid>/rematch", views.rematch, name="rematch"),
     path("api/games/<str:gid>/<str:action>", api.game_action, name="api_action"),
     path("internal/frames", api.relayed_frames, name="relayed_frames"),

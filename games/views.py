@@ -151,6 +151,7 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
         "home": reverse("home"),
         "csrf": get_token(request),
         "hints": hints_allowed(game),
+        "away": services.away_seats(game),
         # The in-memory channel layer lives in one process: moves made by the Celery worker
         # (bots, timeouts) reach no socket, so with it the board also polls.
         "poll_ms": 2000 if "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"] else None,
