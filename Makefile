@@ -15,7 +15,7 @@ CHROMIUM ?= /usr/bin/chromium
 # ports and folders, so they run side by side); the 15 slowest are listed after each run.
 TEST_WORKERS ?= auto
 
-.PHONY: venv native migrate run lint format test bench clean chromium
+.PHONY: venv native migrate run lint format test bench clean chromium axe
 
 venv: $(STAMP)
 
@@ -73,7 +73,15 @@ chromium:
 		fi; \
 	fi
 
-test: chromium lint native
+# axe-core for the page walk's accessibility check (tests/browser/test_it_walks_every_page.py),
+# from the npm registry at the version package-lock.json pins; reinstalled when the lock changes.
+axe: node_modules/.package-lock.json
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --prefer-offline
+	touch $@
+
+test: chromium lint native axe
 	$(PURE) $(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) --durations=15 \
 		--cov=games.engine --cov-report=term --cov-fail-under=95
 	if $(NATIVE_CURRENT); then \

@@ -9,7 +9,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.csrf import csrf_failure as django_failure
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rummi_site.jsonapi import json_errors, read_body
 from rummi_site.limits import limited
@@ -57,6 +57,40 @@ def game_hint(request: HttpRequest, gid: str) -> JsonResponse:
     return JsonResponse({"seq": game.seq, **best_play(state, seat.index, for_web=True)})
 
 
+@require_GET
+@json_errors
+def game_end(request: HttpRequest, gid: str) -> JsonResponse:
+    """A finished game's scorecard, links and rematch, for the board's end dialog."""
+    return JsonResponse(services.end_of_game(get_game(gid), identity_of(request)))
+
+
+@require_POST
+@json_errors
+@limited("create")
+def game_rematch(request: HttpRequest, gid: str) -> JsonResponse:
+    """Ask for or accept a rematch; answers the new game's address and the rematch's state."""
+    read_body(request)
+    viewer = identity_of(request)
+    new = services.offer_rematch(gid, viewer)
+    state = services.rematch_state(get_game(gid), viewer)
+    return JsonResponse({"gid": new.public_id, "url": new.get_absolute_url(), **state})
+
+
+@require_http_methods(["GET", "POST"])
+@json_errors
+def game_away(request: HttpRequest, gid: str) -> JsonResponse:
+    """GET: the seats marked away (three timeouts in a row). POST ``{"seat", "choice"}``:
+    a player at the table puts a bot in that seat (``"bot"``) or ends the game (``"end"``)."""
+    if request.method == "GET":
+        return JsonResponse({"away": services.away_seats(get_game(gid))})
+    body = read_body(request)
+    seat = body.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise Invalid("bad_seat", "seat must be a seat number.")
+    viewer = identity_of(request)
+    return JsonResponse(services.settle_away_seat(gid, viewer, seat, str(body.get("choice"))))
+
+
 @require_POST
 @json_errors
 def game_action(request: HttpRequest, gid: str, action: str) -> JsonResponse:
@@ -92,7 +126,12 @@ def join(request: HttpRequest, token: str) -> JsonResponse:
 
 
 def invites(game: Game) -> list[dict[str, Any]]:
-    return [{"seat": s.index, "url": s.invite_url} for s in game.seats.all() if s.is_open]
+    """The links of the open seats anyone may take (not those a rematch keeps for a player)."""
+    return [
+        {"seat": s.index, "url": s.invite_url}
+        for s in game.seats.all()
+        if s.is_open and not s.reserved
+    ]
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> Any:

@@ -17,6 +17,7 @@ from .models import Mode
 from .modes import (
     BOT_STRENGTHS,
     CORRESPONDENCE_DAYS,
+    GUIDES,
     LIVE_CLOCKS,
     PLAYERS,
     TARGET_SCORES,
@@ -25,6 +26,11 @@ from .modes import (
 )
 
 OTHER_SEATS = max(PLAYERS) - 1  # seat1..seat5: the creator takes seat 0
+TILE_SET_LABELS = {
+    "classic": "Classic: 106 tiles, 1-13",
+    "large": "Large: 160 tiles, 1-13",
+    "rush": "Rush: 1-9, opening 21",
+}
 SEAT_CHOICES = [("human", "Invite a person")] + [
     (f"bot:{strength}", f"{strength.title()} bot") for strength in BOT_STRENGTHS
 ]
@@ -53,7 +59,8 @@ class NewGameForm(forms.Form):
     )
     clock = forms.TypedChoiceField(
         label="Turn clock",
-        choices=[(c, f"{c} seconds") for c in LIVE_CLOCKS],
+        # "No clock" is the LAN rules' default; the page offers it in that mode only.
+        choices=[(c, f"{c} seconds") for c in LIVE_CLOCKS] + [("", "No clock")],
         coerce=int,
         required=False,
         empty_value=None,
@@ -76,10 +83,12 @@ class NewGameForm(forms.Form):
         widget=forms.NumberInput(attrs={"step": 50}),
     )
     rounds = forms.ChoiceField(
-        choices=[("", "Play to the target"), ("one", "One round")], required=False
+        label="Length", choices=[("", "Play to the target"), ("one", "One round")], required=False
     )
     tiles = forms.ChoiceField(
-        choices=[("", "The mode's set")] + [(t, t) for t in TILE_SETS], required=False
+        label="Tile set",
+        choices=[("", "Classic (large for 5-6)")] + [(t, TILE_SET_LABELS[t]) for t in TILE_SETS],
+        required=False,
     )
     listed = forms.BooleanField(label="List in the lobby", required=False, initial=True)
     rated = forms.BooleanField(
@@ -130,11 +139,17 @@ class NewGameForm(forms.Form):
         }
         if data["rated"]:
             options["rated"] = True
-        for name in ("clock", "days", "target", "rounds", "tiles"):
-            if data[name] not in (None, ""):
+        # Only the options the mode uses (modes.GUIDES): the page hides the others, and a value
+        # left in a hidden field is not sent on to a mode that would ignore it.
+        for name in GUIDES[data["mode"]].options:
+            if name != "players" and data[name] not in (None, ""):
                 options[name] = data[name]
         return options
 
 
 class JoinForm(forms.Form):
     name = name_field()
+
+
+class RematchForm(forms.Form):
+    """Ask for or accept a rematch (the waiting room's button): no fields, the CSRF token."""

@@ -61,6 +61,11 @@ class Game(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
+    # A rematch: the finished game this one replays with the same seats and options
+    # (services.offer_rematch). Set when the game is made, never by a move.
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     class Meta:
         # Only columns a move does not change are indexed, so that on PostgreSQL a move's
@@ -135,6 +140,11 @@ class Seat(models.Model):
     @property
     def is_open(self) -> bool:
         return self.kind == SeatKind.HUMAN and self.joined is None
+
+    @property
+    def reserved(self) -> bool:
+        """An open seat kept for one person (a rematch's player, until they accept)."""
+        return self.is_open and bool(self.user_id or self.guest_key)
 
     @property
     def invite_url(self) -> str:

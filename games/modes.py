@@ -103,3 +103,58 @@ def setup_from(options: dict[str, Any]) -> Setup:
 
 def _target(options: dict[str, Any]) -> int:
     return int(_choice(options, "target", TARGET_SCORES, 200))
+
+
+@dataclass(frozen=True)
+class ModeGuide:
+    """What the new-game form and the "How to play" page say of a mode: a one-line summary,
+    the form's options it uses (the others it fixes or ignores) and what it fixes, in words.
+    As :func:`setup_from` plays it (docs/rules.md, "Modes")."""
+
+    summary: str
+    options: tuple[str, ...]
+    fixed: str
+
+
+GUIDES: dict[str, ModeGuide] = {
+    Mode.PARLOR: ModeGuide(
+        "The classic match: play rounds until someone's total reaches the target score.",
+        ("players", "clock", "days", "target"),
+        "Opening 30 points, 3-tile penalty on a timeout; the large set for 5-6 players.",
+    ),
+    Mode.BLITZ: ModeGuide(
+        "Fast turns: 30 seconds each, to a target score or for one round.",
+        ("players", "days", "target", "rounds"),
+        "A 30-second clock, the classic set, 2-4 players.",
+    ),
+    Mode.SANDBOX: ModeGuide(
+        "Practice without pressure: no clock, one round, hints allowed, any tile set.",
+        ("players", "tiles"),
+        "No clock and one round; no target score.",
+    ),
+    Mode.RUSH: ModeGuide(
+        "A quick duel with the small 1-9 set: three rounds, the highest total wins.",
+        ("days",),
+        "2 players, the rush set (opening 21), a 60-second clock, 3 rounds.",
+    ),
+    Mode.LAN: ModeGuide(
+        "House rules of the table at home: one round, a 1-tile penalty, no clock unless set.",
+        ("players", "clock", "days"),
+        "One round and a 1-tile penalty on a timeout; no target score.",
+    ),
+}
+
+
+def guides() -> list[dict[str, Any]]:
+    """Every mode's guide with its label and seat counts, for the pages (JSON-ready)."""
+    return [
+        {
+            "mode": mode,
+            "label": Mode(mode).label,
+            "summary": guide.summary,
+            "options": list(guide.options),
+            "fixed": guide.fixed,
+            "players": list(players_allowed(mode)),
+        }
+        for mode, guide in GUIDES.items()
+    ]

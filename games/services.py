@@ -24,6 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 from games.engine import bots
@@ -169,8 +170,11 @@ def join_game(viewer: Identity, token: str) -> Game:
         mine = seat_of(game, viewer)
         if mine is not None:
             return game
-        if not seat.is_open:
-            seat = next((s for s in game.seats.all() if s.is_open), None)  # type: ignore[assignment]
+        # A seat kept for a rematch's player is theirs alone (offer_rematch).
+        if not seat.is_open or seat.reserved:
+            seat = next(  # type: ignore[assignment]
+                (s for s in game.seats.all() if s.is_open and not s.reserved), None
+            )
             if seat is None:
                 raise Conflict("game_full", "This game has no open seat left.")
         _take_seat(seat, viewer)
@@ -700,3 +704,175 @@ def adopt_guest_seats(guest_key: str, user_id: int, name: str) -> int:
             )
             moved += 1
     return moved
+
+
+# The end of a game: its scorecard and a rematch
+
+
+def scorecard(game: Game) -> list[dict[str, Any]]:
+    """Each seat's line of a finished game, from its result rows (GameResult) and the rounds'
+    scores: place, total, round scores, melds laid, tiles and jokers played, average turn."""
+    state = load_state(game)
+    rounds = list(state.round_scores) if state else []
+    lines = []
+    for row in game.results.order_by("seat"):
+        seconds = row.average_turn_seconds
+        lines.append(
+            {
+                "seat": row.seat,
+                "name": row.name or f"Seat {row.seat + 1}",
+                "place": row.place,
+                "total": row.total,
+                "rounds": [scores[row.seat] for scores in rounds if row.seat < len(scores)],
+                "melds_laid": row.melds_laid,
+                "tiles_played": row.tiles_played,
+                "jokers_played": row.jokers_played,
+                "average_turn_seconds": None if seconds is None else round(seconds, 1),
+                "went_out": row.went_out,
+                "resigned": row.resigned,
+            }
+        )
+    return lines
+
+
+def rematch_state(game: Game, viewer: Identity) -> dict[str, Any]:
+    """Whether the viewer may ask for a rematch of ``game``, and how far one has got: who has
+    accepted, who is still to, and the new game's address."""
+    mine = seat_of(game, viewer)
+    can = game.status == Status.FINISHED and mine is not None and mine.kind == SeatKind.HUMAN
+    new = Game.objects.filter(rematch_of=game).first()
+    if new is None:
+        return {"offered": False, "can_offer": can}
+    seats = list(new.seats.all())
+    people = [s for s in seats if s.kind == SeatKind.HUMAN]
+    taken = next((s for s in seats if mine is not None and s.index == mine.index), None)
+    return {
+        "offered": True,
+        "can_offer": can,
+        "gid": new.public_id,
+        "url": new.get_absolute_url(),
+        "status": new.status,
+        "accepted": [s.name for s in people if s.joined is not None],
+        "waiting": [s.name for s in people if s.joined is None],
+        "mine": bool(taken and taken.joined is not None),
+    }
+
+
+def end_of_game(game: Game, viewer: Identity) -> dict[str, Any]:
+    """What the board's end dialog shows: the scorecard, the links to the replay, the record
+    and the verify page, and the rematch (``GET /api/games/<gid>/end``)."""
+    if game.status != Status.FINISHED:
+        raise Conflict("not_finished", "The game is not over yet.")
+    gid = game.public_id
+    return {
+        "scorecard": scorecard(game),
+        "links": {
+            "replay": reverse("replay", args=[gid]),
+            "record": reverse("record", args=[gid]),
+            "verify": reverse("verify", args=[gid]),
+        },
+        "rematch": rematch_state(game, viewer),
+    }
+
+
+def offer_rematch(gid: str, viewer: Identity) -> Game:
+    """Ask for, or accept, a rematch of finished game ``gid``: a new game with the same seats
+    and options. The first player to ask makes it; each person's seat is kept for them until
+    they accept (their own call of this); bots sit down at once; the game starts when every
+    person has accepted. Asking twice is harmless."""
+    with transaction.atomic():
+        old = Game.objects.select_for_update().filter(public_id=gid).first()
+        if old is None:
+            raise NotFound("no_such_game", "There is no such game.")
+        if old.status != Status.FINISHED:
+            raise Conflict("not_finished", "A rematch can be asked for once the game is over.")
+        mine = seat_of(old, viewer)
+        if mine is None or mine.kind != SeatKind.HUMAN:
+            raise Forbidden("not_seated", "Only the game's players can ask for a rematch.")
+        new = Game.objects.filter(rematch_of=old).first()
+        if new is None:
+            new = Game.objects.create(
+                mode=old.mode,
+                rules=old.rules,
+                match=old.match,
+                players=old.players,
+                clock_seconds=old.clock_seconds,
+                correspondence_days=old.correspondence_days,
+                listed=False,
+                seed=secrets.token_bytes(32).hex(),
+                created_by_id=viewer.user_id,
+                rematch_of=old,
+            )
+            now = timezone.now()
+            for seat in old.seats.all():
+                bot = seat.kind == SeatKind.BOT
+                Seat.objects.create(
+                    game=new,
+                    index=seat.index,
+                    kind=seat.kind,
+                    bot_strength=seat.bot_strength,
+                    name=seat.name,
+                    user_id=seat.user_id,
+                    guest_key="" if seat.user_id else seat.guest_key,
+                    joined=now if bot else None,
+                )
+        new = Game.objects.select_for_update().get(pk=new.pk)
+        seat = new.seats.get(index=mine.index)
+        if seat.joined is None and new.status == Status.WAITING:
+            _take_seat(seat, viewer)
+            _start_if_full(new)
+    return new
+
+
+# Abandoned seats: a player who timed out turn after turn
+
+
+AWAY_AFTER = 3  # timeouts in a row that mark a seat away
+
+
+def away_seats(game: Game) -> list[int]:
+    """The seats of a game in play that timed out their last :data:`AWAY_AFTER` turns in a
+    row (any move of their own starts the count again), and have not resigned. The others
+    may then go on against a bot in that seat, or end the game (:func:`settle_away_seat`)."""
+    if game.status != Status.PLAYING:
+        return []
+    missed: dict[int, int] = {}
+    for kind, payload in game.events.order_by("seq").values_list("kind", "payload"):
+        seat = payload.get("seat")
+        if kind == "TurnTimedOut":
+            missed[seat] = missed.get(seat, 0) + 1
+        elif kind in ("TilesPlayed", "TileDrawn", "Passed", "PlayerResigned"):
+            missed[seat] = -1 if kind == "PlayerResigned" else 0
+    people = {s.index for s in game.seats.all() if s.kind == SeatKind.HUMAN}
+    return sorted(s for s, n in missed.items() if n >= AWAY_AFTER and s in people)
+
+
+def settle_away_seat(gid: str, viewer: Identity, seat: int, choice: str) -> dict[str, Any]:
+    """What a player still at the table decides for an away seat: ``"bot"`` puts a casual
+    bot in it for the rest of the game (it plays at once if it is that seat's turn);
+    ``"end"`` resigns it for its player, so the game is scored as their resignation."""
+    if choice not in ("bot", "end"):
+        raise Invalid("bad_choice", "Choose bot (play on against a bot) or end (end the game).")
+    game = get_game(gid)
+    mine = seat_of(game, viewer)
+    if mine is None or mine.kind != SeatKind.HUMAN or mine.index == seat:
+        raise Forbidden("not_seated", "Only the other players at the table can decide this.")
+    if seat not in away_seats(game):
+        raise Conflict("not_away", "That player has not missed enough turns to be replaced.")
+    away = game.seats.get(index=seat)
+    if choice == "end":
+        # As that player would resign themselves: through the same path as any action.
+        who = Identity(user_id=away.user_id, guest_key=away.guest_key, name=away.name)
+        body = {"key": secrets.token_hex(12), "expected_seq": game.seq}
+        act(gid, who, "resign", body)
+        return {"seat": seat, "choice": choice, "status": get_game(gid).status}
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        Seat.objects.filter(pk=away.pk).update(
+            kind=SeatKind.BOT, bot_strength="casual", name=f"{away.name} (casual bot)"[:40]
+        )
+        state = load_state(game)
+        if state is not None and not state.finished and state.turn == seat:
+            turn = _turn_signal(game, state)
+            transaction.on_commit(lambda: signals.turn_started.send(Game, gid=gid, **turn))
+    return {"seat": seat, "choice": choice, "status": game.status}

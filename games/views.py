@@ -20,9 +20,10 @@ from rummi_site.limits import limited
 from . import services
 from .api import invites
 from .errors import DomainError
-from .forms import JoinForm, NewGameForm
+from .forms import JoinForm, NewGameForm, RematchForm
 from .identity import GUEST_NAME, become_guest, identity_of
 from .models import Game, Seat, Status
+from .modes import guides
 from .replay import replay_steps
 from .review import hints_allowed
 
@@ -58,13 +59,23 @@ def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRes
     return render(
         request,
         "home.html",
-        {"lobby": [{"game": g, "invites": invites(g)} for g in lobby], "mine": mine, "form": form},
+        {
+            "lobby": [{"game": g, "invites": invites(g)} for g in lobby],
+            "mine": mine,
+            "form": form,
+            "guides": guides(),
+        },
         status=status,
     )
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return _home(request, NewGameForm(initial={"name": request.session.get(GUEST_NAME, "")}))
+
+
+def how_to_play(request: HttpRequest) -> HttpResponse:
+    """The rules in a player's words (docs/rules.md) and every mode's (modes.GUIDES)."""
+    return render(request, "how_to_play.html", {"guides": guides()})
 
 
 @require_http_methods(["POST"])
@@ -104,6 +115,19 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "games/join.html", {"game": game, "form": form})
 
 
+@require_http_methods(["POST"])
+@limited("create")
+def rematch(request: HttpRequest, gid: str) -> HttpResponse:
+    """Ask for or accept a rematch of finished game ``gid``, then go to the new game."""
+    if not RematchForm(request.POST).is_valid():
+        return render(request, "games/error.html", {"error": {"message": "Bad form."}}, status=400)
+    try:
+        new = services.offer_rematch(gid, identity_of(request))
+    except DomainError as error:
+        return render(request, "games/error.html", {"error": error.body}, status=status_of(error))
+    return redirect(new)
+
+
 def game_page(request: HttpRequest, gid: str) -> HttpResponse:
     game = get_object_or_404(Game, public_id=gid)
     viewer = identity_of(request)
@@ -113,6 +137,9 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
         # invite links are its creator's (seat 0) to hand out, shown to nobody else.
         shown = invites(game) if game.listed or summary["me"] == 0 else []
         context = {"game": game, "summary": summary, "invites": shown, "me": summary["me"]}
+        if game.rematch_of is not None:
+            context["rematch_of"] = game.rematch_of
+            context["rematch"] = services.rematch_state(game.rematch_of, viewer)
         return render(request, "games/waiting.html", context)
     rules = Rules.from_dict(game.rules)
     bootstrap = {
@@ -124,6 +151,7 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
         "home": reverse("home"),
         "csrf": get_token(request),
         "hints": hints_allowed(game),
+        "away": services.away_seats(game),
         # The in-memory channel layer lives in one process: moves made by the Celery worker
         # (bots, timeouts) reach no socket, so with it the board also polls.
         "poll_ms": 2000 if "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"] else None,

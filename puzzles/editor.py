@@ -82,8 +82,11 @@ def _check_editor_position(melds: Sequence[Sequence[Tile]], rack: Sequence[Tile]
             )
 
 
-def save_user_puzzle(table: object, rack: object, user_id: int | None) -> Puzzle:
-    """Save an editor position as a puzzle shared by link; its goal is what the solver can do."""
+def save_user_puzzle(
+    table: object, rack: object, user_id: int | None, lesson: str = "Made in the puzzle editor."
+) -> Puzzle:
+    """Save an editor position as a puzzle shared by link; its goal is what the solver can do.
+    ``lesson`` says where it came from (the editor, or a game's missed play)."""
     checked = check_position(table, rack)
     if not checked["tiles_placeable"]:
         raise Illegal("nothing_playable", "No rack tile can go down: that is no puzzle.")
@@ -107,7 +110,7 @@ def save_user_puzzle(table: object, rack: object, user_id: int | None) -> Puzzle
         solution=codes(ordered),
         level=level,
         technique=Puzzle.Technique.MIXED,
-        lesson="Made in the puzzle editor.",
+        lesson=lesson,
         rating=puzzle_rating(level, features, len(tiles)),
         source=Puzzle.Source.USER,
         created_by_id=user_id,

@@ -6,12 +6,14 @@ errors of games/errors.py, answered as JSON at the edge (rummi_site/jsonapi.py).
 Ratings (Glicko-2, :mod:`puzzles.glicko`): a player's first finished attempt at a generated
 puzzle is a game against the puzzle. A clean solve scores 1, each hint halves that (a hint is
 a partial loss), giving up scores 0. Later attempts, shared puzzles and attempts left open
-change nothing.
+change nothing. The ramp's tutorial levels (1-4) move a rating gently: a quarter of the
+Glicko change, at most 40 points either way, so a new player's first miss costs little.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -31,6 +33,10 @@ from .models import Attempt, DailyPuzzle, PlayerRating, Puzzle
 
 RAMP_LEVELS = (1, 2, 3, 4)
 RAMP_PER_LEVEL = 3
+# How much a tutorial (ramp level) attempt moves the player's rating: a share of the change,
+# capped (the module docstring).
+TUTORIAL_SHARE = 0.25
+TUTORIAL_CAP = 40.0
 BANDS = (100.0, 200.0, 400.0, 800.0, 1e9)
 HINT_FACTOR = 0.5
 STREAK_BASE = 700.0
@@ -387,12 +393,44 @@ def score_of(attempt: Attempt) -> float:
     return HINT_FACTOR**attempt.hints if attempt.solved else 0.0
 
 
+def _played(
+    before: glicko.Rating, puzzle: Puzzle, score: float
+) -> tuple[glicko.Rating, glicko.Rating]:
+    """The player's and the puzzle's ratings after the player scores ``score`` against it;
+    a tutorial level moves the player's gently."""
+    after, puzzle_after = glicko.play(before, puzzle.glicko, score)
+    if puzzle.level in RAMP_LEVELS and puzzle.source == Puzzle.Source.GENERATED:
+        change = (after.rating - before.rating) * TUTORIAL_SHARE
+        change = max(-TUTORIAL_CAP, min(TUTORIAL_CAP, change))
+        after = replace(after, rating=before.rating + change)
+    return after, puzzle_after
+
+
+def give_up_cost(puzzle: Puzzle, player: Identity) -> float | None:
+    """How many rating points giving up the player's open attempt now would cost (a positive
+    number), or ``None`` when it would cost nothing (unrated: a shared puzzle, a later try,
+    no attempt yet). What the Give up button says before it is pressed."""
+    if not puzzle.public or puzzle.source == Puzzle.Source.USER:
+        return None  # shared puzzles are never rated
+    attempt = open_attempt(puzzle, player)
+    if attempt is not None and not _is_rated(attempt, player):
+        return None
+    if attempt is None and not player.anonymous:
+        tried = Attempt.objects.filter(player.owns(), puzzle=puzzle, finished__isnull=False)
+        if tried.exists():
+            return None  # only the first finished attempt is rated
+    found = rating_of(player)
+    before = found.glicko if found is not None else glicko.Rating()
+    after, _ = _played(before, puzzle, 0.0)
+    return round(before.rating - after.rating, 1)
+
+
 def _rate(attempt: Attempt, player: Identity) -> dict[str, Any]:
     puzzle = Puzzle.objects.select_for_update().get(pk=attempt.puzzle_id)
     rating_of(player, create=True)
     mine = PlayerRating.objects.select_for_update().get(player.owns())
     before = mine.glicko
-    after, puzzle_after = glicko.play(before, puzzle.glicko, score_of(attempt))
+    after, puzzle_after = _played(before, puzzle, score_of(attempt))
     mine.set_glicko(after)
     mine.games += 1
     mine.save(update_fields=["rating", "rd", "vol", "games"])

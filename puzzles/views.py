@@ -62,7 +62,7 @@ def bootstrap(puzzle: Puzzle, mode: str) -> dict[str, Any]:
         "goal": puzzle.goal_json,
         "level": puzzle.level,
         "lesson": puzzle.lesson,
-        "technique": puzzle.technique,
+        "technique": puzzle.get_technique_display(),  # a label for people, not the identifier
         "mode": mode,
         "api": {name: api(name) for name in ("attempt", "submit", "hint", "give_up")},
     }
@@ -74,7 +74,10 @@ def _puzzle_page(request: HttpRequest, puzzle: Puzzle, mode: str) -> HttpRespons
     context = {
         "puzzle": puzzle,
         "mode": mode,
-        "bootstrap": bootstrap(puzzle, mode),
+        "bootstrap": {
+            **bootstrap(puzzle, mode),
+            "give_up_cost": services.give_up_cost(puzzle, player),
+        },
         "attempt": attempt,
         "rating": services.rating_json(player),
         "share_url": request.build_absolute_uri(puzzle.get_absolute_url())
@@ -117,7 +120,13 @@ def daily(request: HttpRequest) -> HttpResponse:
         "state": state,
         "puzzle": puzzle,
         "mode": "daily",
-        "bootstrap": bootstrap(puzzle, "daily"),
+        "bootstrap": {
+            **bootstrap(puzzle, "daily"),
+            "give_up_cost": services.give_up_cost(puzzle, player),
+            # Solved today already: the board shows the solved table, not a fresh start.
+            "solved_table": puzzle.solution if state["solved"] else None,
+            "daily_api": reverse("puzzles:api_daily"),
+        },
     }
     return render(request, "puzzles/daily.html", context)
 
@@ -164,7 +173,8 @@ def missed_play_puzzle(request: HttpRequest, gid: str, seq: int) -> HttpResponse
     table, rack, _ = position_before(game, seq)
     user = request.user.pk if request.user.is_authenticated else None
     try:
-        puzzle = editing.save_user_puzzle(table, rack, user)
+        lesson = f"From a finished game: the play missed at step {seq} of its replay."
+        puzzle = editing.save_user_puzzle(table, rack, user, lesson=lesson)
     except DomainError as error:
         context = {"error": {"message": error.message}}
         return render(request, "games/error.html", context, status=status_of(error))

@@ -3,13 +3,17 @@ from __future__ import annotations
 from django.conf import settings
 from django.conf.urls.static import static
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from puzzles.views import missed_play_puzzle
 
 urlpatterns = [
     # A finished game's missed play, opened as a puzzle: the puzzles app's, under the game.
     path("g/<str:gid>/replay/<int:seq>/puzzle", missed_play_puzzle, name="missed_play_puzzle"),
+    # Browsers ask for /favicon.ico whatever the page links: send them to the static icon.
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),

@@ -9,8 +9,10 @@ value is the larger of the two, and a joker in it may stand for anything either 
 33
 >>> check_meld(parse_tiles(["R7", "K7", "Y7", "B7"])).kind
 'group'
+>>> meld_error(parse_tiles(["B3", "B5", "B6"]))
+'B3 B5 B6 has a gap: a run needs consecutive numbers'
 >>> meld_error(parse_tiles(["R12", "R13", "R1"]))
-'runs are written lowest first and 1 is only low: R12 R13 R1 is not a run'
+'R12 R13 R1 goes round from 13 to 1: a run cannot wrap, 1 is only low'
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .errors import IllegalMove
-from .tiles import COLOURS, Tile, format_tiles, parse_tiles
+from .tiles import COLOUR_NAMES, COLOURS, Tile, format_tiles, parse_tiles
 
 __all__ = ["Reading", "check_meld", "meld_error", "meld_value", "parse_tiles", "readings"]
 
@@ -82,25 +84,57 @@ def readings(tiles: Sequence[Tile], max_number: int = 13) -> list[Reading]:
 
 
 def meld_error(tiles: Sequence[Tile], max_number: int = 13) -> str | None:
-    """``None`` for a valid meld, else a sentence saying why it is not one."""
+    """``None`` for a valid meld, else a sentence saying, in a player's words, what is wrong
+    and which rule it breaks: ``"B3 B5 B6 has a gap: a run needs consecutive numbers"``."""
     if readings(tiles, max_number):
         return None
     text = format_tiles(tiles)
+    if not tiles:
+        return f"an empty meld: a meld needs at least {MIN_MELD} tiles"
     if len(tiles) < MIN_MELD:
-        return f"a meld needs at least {MIN_MELD} tiles: {text or 'nothing'} has {len(tiles)}"
+        count = f"{len(tiles)} tile{'s' if len(tiles) > 1 else ''}"
+        return f"{text} has only {count}: a meld needs at least {MIN_MELD} tiles"
     real = [t for t in tiles if not t.is_joker]
     if not real:
-        return f"a meld of only jokers is not allowed: {text}"
+        return f"{text} is only jokers: a meld needs at least one numbered tile"
     if len({t.number for t in real}) == 1:
         if len(tiles) > MAX_GROUP:
-            return f"a group has at most {MAX_GROUP} tiles, one of each colour: {text}"
-        return f"a group needs every colour different: {text} repeats a colour"
+            return (
+                f"{text} has {len(tiles)} tiles: a group has at most {MAX_GROUP}, "
+                "one of each colour"
+            )
+        colours = [t.colour for t in real if t.colour is not None]
+        twice = next(c for c in colours if colours.count(c) > 1)
+        return f"{text} has {COLOUR_NAMES[twice]} twice: a group needs every colour different"
     if len({t.colour for t in real}) == 1:
-        return f"runs are written lowest first and 1 is only low: {text} is not a run"
+        return _run_error(tiles, max_number, text)
     return (
-        f"{text} is neither a group (one number, different colours) "
-        "nor a run (consecutive numbers, one colour)"
+        f"{text} is neither a group nor a run: a group is one number in different colours, "
+        "a run is consecutive numbers in one colour"
     )
+
+
+def _run_error(tiles: Sequence[Tile], max_number: int, text: str) -> str:
+    """Why tiles of one colour and several numbers are not a run."""
+    real = [(i, t.number) for i, t in enumerate(tiles) if not t.is_joker]
+    numbers = [n for _, n in real]
+    for n in numbers:
+        if numbers.count(n) > 1:
+            return f"{text} has {n} twice: a run needs each number once"
+    pairs = list(zip(real, real[1:], strict=False))
+    for (_, a), (_, b) in pairs:
+        if b < a:
+            if b == 1 and a == max_number:
+                return f"{text} goes round from {max_number} to 1: a run cannot wrap, 1 is only low"
+            return f"{text} is out of order: a run is laid lowest first"
+    for (i, a), (j, b) in pairs:
+        if b - a > j - i:
+            return f"{text} has a gap: a run needs consecutive numbers"
+        if b - a < j - i:
+            return f"{text} has too many tiles between {a} and {b}: a run needs consecutive numbers"
+    if real[0][1] - real[0][0] < 1:
+        return f"{text} would go below 1: no tile comes before the 1"
+    return f"{text} would go past {max_number}: a run stops at {max_number}"
 
 
 def check_meld(tiles: Sequence[Tile], max_number: int = 13) -> Reading:

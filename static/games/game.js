@@ -7,7 +7,7 @@ import { installKeys } from "./keys.js";
 import { tileName } from "./rules.js";
 import * as sounds from "./sounds.js";
 import { Board } from "./state.js";
-import { Ui } from "./ui.js";
+import { Ui, escapeHtml } from "./ui.js";
 
 const SETTINGS_KEY = "rummi:settings";
 const DEFAULTS = { felt: "green", back: "lattice", outline: true, cb: false, mute: false };
@@ -210,8 +210,57 @@ export function start(root, boot) {
     else if (event.kind === "RoundEnded") {
       if (event.reason === "going_out") sounds.play("chime");
       ui.showRound(event, name);
-    } else if (event.kind === "GameEnded") sounds.play("chime");
+    } else if (event.kind === "GameEnded") {
+      sounds.play("chime");
+      showAway([]);
+    }
+    if (event.kind === "TurnTimedOut" && board.seat !== null && event.seat !== board.seat) loadAway();
   }
+
+  // A seat that timed out three turns in a row is away: the others choose to play on against
+  // a bot in it, or to end the game as its player's resignation (POST /api/games/<gid>/away).
+  const awayBox = document.createElement("div");
+  awayBox.className = "rm-away";
+  awayBox.hidden = true;
+  awayBox.setAttribute("role", "alert");
+  root.append(awayBox);
+  function showAway(seats) {
+    const others = (seats || []).filter((s) => s !== board.seat);
+    if (board.seat === null || !others.length || board.view?.finished) {
+      awayBox.hidden = true;
+      return;
+    }
+    const s = others[0];
+    const who = escapeHtml(boot.seats?.[s]?.name || `Seat ${s + 1}`);
+    awayBox.innerHTML =
+      `<p><b>${who}</b> has timed out three turns in a row and seems to have left the table.</p>` +
+      `<p><button type="button" class="rm-btn rm-primary" data-away="bot" data-seat="${s}">Play on against a bot</button> ` +
+      `<button type="button" class="rm-btn" data-away="end" data-seat="${s}">End the game (${who} resigns)</button></p>`;
+    awayBox.hidden = false;
+  }
+  async function loadAway() {
+    const response = await fetch(`${boot.api}away`, { credentials: "same-origin" }).catch(() => null);
+    if (response?.ok) showAway((await response.json()).away);
+  }
+  awayBox.addEventListener("click", async (e) => {
+    const button = e.target.closest("[data-away]");
+    if (!button) return;
+    button.disabled = true;
+    const response = await fetch(`${boot.api}away`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": boot.csrf },
+      body: JSON.stringify({ seat: Number(button.dataset.seat), choice: button.dataset.away }),
+    }).catch(() => null);
+    const data = response ? await response.json().catch(() => ({})) : {};
+    if (!response?.ok) {
+      button.disabled = false;
+      return ui.say(data.message || "That did not work; try again.");
+    }
+    awayBox.hidden = true;
+    if (data.choice === "bot" && boot.seats?.[data.seat]) boot.seats[data.seat].kind = "bot";
+    client.refresh().catch(() => {});
+  });
 
   const drag = installDrag({ root, board, ui, act });
   installKeys({ root, board, ui, act, orderedSelection: drag.orderedSelection });
@@ -231,6 +280,37 @@ export function start(root, boot) {
     run?.();
   });
   root.querySelector(".rm-resign").addEventListener("click", () => act.resign());
+
+  // The end of the game: the scorecard, links and rematch come from the game's end endpoint;
+  // while someone else's rematch waits for this player, it is asked again every few seconds.
+  let endTimer = null;
+  async function loadEnd() {
+    clearTimeout(endTimer);
+    const response = await fetch(`${boot.api}end`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!response.ok) return;
+    const data = await response.json();
+    ui.showEnd(data);
+    const r = data.rematch || {};
+    if (!ui.el.end.hidden && r.can_offer && r.status !== "playing") endTimer = setTimeout(() => loadEnd().catch(() => {}), 4000);
+  }
+  ui.onGameOver = () => loadEnd().catch(() => {});
+  ui.el.end.addEventListener("click", async (e) => {
+    const button = e.target.closest(".rm-rematch");
+    if (!button) return;
+    button.disabled = true;
+    const response = await fetch(`${boot.api}rematch`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": boot.csrf },
+      body: "{}",
+    }).catch(() => null);
+    const data = response ? await response.json().catch(() => ({})) : {};
+    if (response?.ok && data.url) location.assign(data.url);
+    else {
+      button.disabled = false;
+      ui.say(data.message || "Could not ask for a rematch; try again.");
+    }
+  });
   root.querySelector(".rm-end-close").addEventListener("click", () => {
     ui.el.end.hidden = true;
     ui.el.end.classList.remove("rm-between");
@@ -260,6 +340,7 @@ export function start(root, boot) {
   fitPage();
   addEventListener("resize", fitPage);
   ui.buttons.hint.hidden = !boot.hints || seat === null;
+  showAway(boot.away);
   board.applyView(boot.view, boot.status);
   ui.render();
   setInterval(tick, 250);

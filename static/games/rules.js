@@ -56,25 +56,59 @@ export function readings(codes, max = 13) {
   return found;
 }
 
-/** null for a valid meld, else the engine's sentence saying why it is not one. */
+/** null for a valid meld, else the engine's sentence saying what is wrong and which rule it
+ * breaks (games/engine/melds.py meld_error, word for word). */
 export function meldError(codes, max = 13) {
   if (readings(codes, max).length) return null;
   const text = codes.join(" ");
+  if (!codes.length) return `an empty meld: a meld needs at least ${MIN_MELD} tiles`;
   if (codes.length < MIN_MELD) {
-    return `a meld needs at least ${MIN_MELD} tiles: ${text || "nothing"} has ${codes.length}`;
+    const count = `${codes.length} tile${codes.length > 1 ? "s" : ""}`;
+    return `${text} has only ${count}: a meld needs at least ${MIN_MELD} tiles`;
   }
   const real = codes.map(parseCode).filter((t) => t.c !== null);
-  if (!real.length) return `a meld of only jokers is not allowed: ${text}`;
+  if (!real.length) return `${text} is only jokers: a meld needs at least one numbered tile`;
   if (new Set(real.map((t) => t.n)).size === 1) {
     if (codes.length > MAX_GROUP) {
-      return `a group has at most ${MAX_GROUP} tiles, one of each colour: ${text}`;
+      return `${text} has ${codes.length} tiles: a group has at most ${MAX_GROUP}, one of each colour`;
     }
-    return `a group needs every colour different: ${text} repeats a colour`;
+    const colours = real.map((t) => t.c);
+    const twice = colours.find((c) => colours.filter((d) => d === c).length > 1);
+    return `${text} has ${COLOUR_NAMES[twice]} twice: a group needs every colour different`;
   }
-  if (new Set(real.map((t) => t.c)).size === 1) {
-    return `runs are written lowest first and 1 is only low: ${text} is not a run`;
+  if (new Set(real.map((t) => t.c)).size === 1) return runError(codes, max, text);
+  return `${text} is neither a group nor a run: a group is one number in different colours, a run is consecutive numbers in one colour`;
+}
+
+/** Why tiles of one colour and several numbers are not a run (melds.py _run_error). */
+function runError(codes, max, text) {
+  const real = [];
+  codes.map(parseCode).forEach((t, i) => {
+    if (t.c !== null) real.push([i, t.n]);
+  });
+  const numbers = real.map(([, n]) => n);
+  for (const n of numbers) {
+    if (numbers.filter((m) => m === n).length > 1) {
+      return `${text} has ${n} twice: a run needs each number once`;
+    }
   }
-  return `${text} is neither a group (one number, different colours) nor a run (consecutive numbers, one colour)`;
+  const pairs = real.slice(1).map((b, k) => [real[k], b]);
+  for (const [[, a], [, b]] of pairs) {
+    if (b < a) {
+      if (b === 1 && a === max) {
+        return `${text} goes round from ${max} to 1: a run cannot wrap, 1 is only low`;
+      }
+      return `${text} is out of order: a run is laid lowest first`;
+    }
+  }
+  for (const [[i, a], [j, b]] of pairs) {
+    if (b - a > j - i) return `${text} has a gap: a run needs consecutive numbers`;
+    if (b - a < j - i) {
+      return `${text} has too many tiles between ${a} and ${b}: a run needs consecutive numbers`;
+    }
+  }
+  if (real[0][1] - real[0][0] < 1) return `${text} would go below 1: no tile comes before the 1`;
+  return `${text} would go past ${max}: a run stops at ${max}`;
 }
 
 /** The best reading of a meld, or null when it is not valid. */

@@ -67,8 +67,8 @@ const SKELETON = `
 </section>
 <div class="rm-sr" aria-live="polite" data-live></div>
 <div class="rm-end" hidden role="dialog" aria-modal="false" aria-labelledby="rm-end-title">
-  <div class="rm-end-card"><h2 id="rm-end-title"></h2><div class="rm-end-body"></div>
-  <p><a class="rm-btn rm-primary" href="/">Back to the parlor</a> <button type="button" class="rm-btn rm-end-close">Look at the table</button></p></div>
+  <div class="rm-end-card"><h2 id="rm-end-title"></h2><div class="rm-end-body"></div><div class="rm-end-more"></div>
+  <p class="rm-end-actions"><a class="rm-btn rm-primary rm-home" href="/">Back to the parlor</a> <button type="button" class="rm-btn rm-end-close">Look at the table</button></p></div>
 </div>
 <div class="rm-lasso" hidden></div>`;
 
@@ -85,7 +85,7 @@ export class Ui {
     this.focusId = null;
     root.classList.add("rummi");
     root.innerHTML = SKELETON;
-    if (boot?.home) root.querySelector(".rm-end a").href = boot.home;
+    if (boot?.home) root.querySelector(".rm-end .rm-home").href = boot.home;
     const $ = (s) => root.querySelector(s);
     this.el = {
       players: $(".rm-players"),
@@ -344,7 +344,12 @@ export class Ui {
       const name = nameOf(i);
       li.querySelector(".rm-initials").textContent = initials(name);
       li.querySelector(".rm-avatar").style.setProperty("--hue", hue(name));
-      li.querySelector(".rm-pname").textContent = name + (i === this.board.seat ? " (you)" : "") + (seat?.kind === "bot" ? " · bot" : "");
+      // The name itself, and "(you)" / "· bot" as a tag a phone drops to keep the name whole.
+      const pname = li.querySelector(".rm-pname");
+      pname.textContent = name;
+      const tag = (i === this.board.seat ? "(you)" : "") + (seat?.kind === "bot" ? "· bot" : "");
+      if (tag) pname.dataset.tag = tag;
+      else delete pname.dataset.tag;
       const count = v.rack_counts[i];
       li.querySelector(".rm-pcount b").textContent = count;
       li.classList.toggle("rm-now", v.turn === i && !v.finished);
@@ -400,9 +405,42 @@ export class Ui {
     this.el.end.querySelector("h2").textContent = title;
     this.el.end.querySelector(".rm-end-body").innerHTML =
       `<table class="rm-scores"><thead><tr><th></th>${heads}<th scope="col">Total</th></tr></thead><tbody>${rows}</tbody></table>`;
+    this.el.end.querySelector(".rm-end-more").replaceChildren();
     this.el.end.classList.toggle("rm-between", between);
     this.el.end.querySelector(".rm-end-close").textContent = between ? "Next round" : "Look at the table";
     this.el.end.hidden = false;
+    if (!between) this.onGameOver?.();
+  }
+
+  /** The finished game's scorecard (GET /api/games/<gid>/end): each player's round scores,
+   * total, melds laid, tiles and jokers played and average turn; the replay, record and verify
+   * links; and the rematch: ask, accept, or who is still to. */
+  showEnd(data) {
+    const lines = data.scorecard || [];
+    const rounds = Math.max(0, ...lines.map((l) => l.rounds.length));
+    const heads = Array.from({ length: rounds }, (_, r) => `<th scope="col" title="Round ${r + 1}">R${r + 1}</th>`).join("");
+    const rows = lines.map((l) => {
+      const cells = l.rounds.map((n) => `<td>${n}</td>`).join("");
+      const turn = l.average_turn_seconds === null ? "–" : `${l.average_turn_seconds} s`;
+      const note = l.resigned ? " (resigned)" : "";
+      return `<tr class="${l.place === 1 ? "won" : ""}"><th scope="row">${escapeHtml(l.name)}${note}</th>${cells}<td><b>${l.total}</b></td><td>${l.melds_laid}</td><td>${l.tiles_played}</td><td>${l.jokers_played}</td><td>${turn}</td></tr>`;
+    }).join("");
+    this.el.end.querySelector(".rm-end-body").innerHTML =
+      `<div class="rm-scores-wrap" tabindex="0" role="region" aria-label="Scorecard"><table class="rm-scores"><thead><tr><th scope="col">Player</th>${heads}<th scope="col">Total</th><th scope="col" title="Melds laid">Melds</th><th scope="col" title="Tiles played">Tiles</th><th scope="col" title="Jokers played">Jokers</th><th scope="col" title="Average turn">Turn</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+    const links = data.links || {};
+    const r = data.rematch || {};
+    let rematch = "";
+    if (r.offered && r.mine) {
+      rematch = `<a class="rm-btn rm-primary" href="${r.url}">Go to the rematch</a>`;
+      if (r.waiting?.length) rematch += ` <span class="rm-small">Waiting for ${escapeHtml(r.waiting.join(", "))}</span>`;
+    } else if (r.offered && r.can_offer) {
+      rematch = `<button type="button" class="rm-btn rm-primary rm-rematch">Accept the rematch</button> <span class="rm-small">${escapeHtml(r.accepted.join(", "))} asked for one</span>`;
+    } else if (r.can_offer) {
+      rematch = `<button type="button" class="rm-btn rm-primary rm-rematch">Rematch</button> <span class="rm-small">same seats and options</span>`;
+    }
+    this.el.end.querySelector(".rm-end-more").innerHTML =
+      `<p class="rm-end-links"><a href="${links.replay}">Replay</a> · <a href="${links.record}" download>Record</a> · <a href="${links.verify}">Check the shuffle</a></p>` +
+      (rematch ? `<p class="rm-end-rematch">${rematch}</p>` : "");
   }
 
   /** The clock: ring and seconds on End turn, ring around the player whose turn it is. */

@@ -135,7 +135,8 @@ export function start(host, boot) {
   }
 
   const describe = (ids) => ids.map((id) => tileName(board.codes[id])).join(", ");
-  const started = post(boot.api.attempt, { mode: boot.mode });
+  // Today's daily already solved: the solved table, no new attempt.
+  const started = boot.solved_table ? Promise.resolve(null) : post(boot.api.attempt, { mode: boot.mode });
 
   const act = {
     sound: (name) => sounds.play(name),
@@ -216,6 +217,17 @@ export function start(host, boot) {
     },
     async giveUp() {
       if (done || ui.busy) return;
+      // Ask first, saying what it costs: the first press arms the button, the second gives up.
+      if (giveUp.dataset.armed !== "1") {
+        giveUp.dataset.armed = "1";
+        const cost = boot.give_up_cost;
+        ui.say(
+          `Give up and see the solution? ${cost ? `It costs about ${Math.round(cost)} rating point${Math.round(cost) === 1 ? "" : "s"}` : "It does not change your rating"}. Press Give up again to confirm.`,
+          "error",
+        );
+        giveUp.setAttribute("aria-pressed", "true");
+        return;
+      }
       const result = await ask(boot.api.give_up);
       if (!result) return;
       if (!result.ok) return act.refuse(result.data.message || "The server refused that.");
@@ -223,6 +235,7 @@ export function start(host, boot) {
       const change = ratingText(result.data.rating);
       ui.say(`The solution is on the table.${change}`, "result");
       ui.render();
+      refreshPage(result.data.rating);
     },
     async endTurn() {
       if (done || ui.busy) return;
@@ -241,6 +254,7 @@ export function start(host, boot) {
       const d = result.data;
       ui.say(`Solved in ${d.seconds} s${d.hints ? ` with ${d.hints} hint${d.hints > 1 ? "s" : ""}` : ""}!${ratingText(d.rating)}`, "result");
       ui.render();
+      refreshPage(d.rating);
     },
   };
 
@@ -251,6 +265,29 @@ export function start(host, boot) {
     const result = await post(url, body);
     ui.busy = false;
     return result;
+  }
+
+  /** After a solve or a give-up: the page's rating line, and on the daily its leaderboard and
+   * streak, without a reload. */
+  async function refreshPage(rating) {
+    const line = document.getElementById("rating-line");
+    if (line && rating) line.textContent = String(Math.round(rating.after));
+    if (!boot.daily_api) return;
+    const response = await fetch(boot.daily_api, { credentials: "same-origin" }).catch(() => null);
+    if (!response?.ok) return;
+    const state = await response.json();
+    const streak = document.getElementById("daily-streak");
+    if (streak) streak.textContent = String(state.streak);
+    const solved = document.getElementById("daily-solved");
+    if (solved && state.solved) solved.textContent = "You solved today's.";
+    const board = document.getElementById("daily-leaderboard");
+    if (!board) return;
+    const esc = (t) => String(t).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    board.innerHTML = state.leaderboard.length
+      ? `<table class="board"><tr><th>#</th><th>Player</th><th>Time</th><th>Hints</th></tr>${state.leaderboard
+          .map((r) => `<tr><td>${r.rank}</td><td>${esc(r.name)}</td><td>${r.seconds} s</td><td>${r.hints}</td></tr>`)
+          .join("")}</table>`
+      : '<p class="muted">No ranked solve yet.</p>';
   }
 
   function ratingText(rating) {
@@ -298,6 +335,12 @@ export function start(host, boot) {
   fitPage();
   addEventListener("resize", fitPage);
   board.applyView(view, "playing");
+  if (boot.solved_table) {
+    showSolution(boot.solved_table);
+    delete root.dataset.gaveUp;
+    root.dataset.solved = "1";
+    ui.say("You solved today's puzzle: this is your table. A new one comes tomorrow.", "result");
+  }
   ui.render();
   root.dataset.ready = "1";
   return { board, ui, act, started };

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import json
 import random
+import uuid
 from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model, login
+from django.core.exceptions import PermissionDenied
 from django.core.management import call_command
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import path
 from django.utils import timezone
+from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 
 from games import services
@@ -56,12 +59,14 @@ def make_game(request: HttpRequest) -> JsonResponse:
     for index, viewer in enumerate(viewers[1:], start=1):
         services.join_game(viewer, game.seats.get(index=index).invite_token)
     game.refresh_from_db()
-    if "racks" in spec:
-        _deal(game, spec)
-    return JsonResponse({"gid": game.public_id, "url": f"/g/{game.public_id}/"})
+    if "racks" in spec and not _deal(game, spec):
+        # A bot that drew first has moved already: the deal cannot be set under its move.
+        return JsonResponse({"gid": game.public_id, "moved": True})
+    invites = [seat.invite_url for seat in game.seats.all() if seat.is_open]
+    return JsonResponse({"gid": game.public_id, "url": f"/g/{game.public_id}/", "invites": invites})
 
 
-def _deal(game: Game, spec: dict[str, Any]) -> None:
+def _deal(game: Game, spec: dict[str, Any]) -> bool:
     kinds = [str(t) for t in Rules.from_dict(game.rules).tile_set.tiles]
     free = list(range(len(kinds)))
 
@@ -74,6 +79,8 @@ def _deal(game: Game, spec: dict[str, Any]) -> None:
     head = [take(code) for code in spec.get("pool_head", [])]
     random.Random(6).shuffle(free)
     row = game.events.get(kind="RoundStarted")
+    if game.events.filter(seq__gt=row.seq).exists():
+        return False
     row.payload = {
         **row.payload,
         "racks": racks,
@@ -86,6 +93,7 @@ def _deal(game: Game, spec: dict[str, Any]) -> None:
     if game.clock_seconds:
         game.deadline = timezone.now() + timedelta(seconds=game.clock_seconds)
     game.save()
+    return True
 
 
 @csrf_exempt
@@ -94,6 +102,25 @@ def expire(request: HttpRequest, gid: str) -> JsonResponse:
     game = Game.objects.get(public_id=gid)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=2))
     return JsonResponse({"timed_out": services.timeout(gid, game.turn_number)})
+
+
+@csrf_exempt
+def resign(request: HttpRequest, gid: str, name: str) -> JsonResponse:
+    """Resign ``name``'s seat, as that player would (ends a two-player game)."""
+    game = Game.objects.get(public_id=gid)
+    body = {"key": uuid.uuid4().hex, "expected_seq": game.seq}
+    return JsonResponse(
+        services.act(gid, Identity(user_id=_user(name).pk, name=name), "resign", body)
+    )
+
+
+def error_page(request: HttpRequest, code: int) -> HttpResponse:
+    """The site's own 403, 404 and 500 pages, as Django's handlers show them with DEBUG off."""
+    if code == 403:
+        return defaults.permission_denied(request, PermissionDenied())
+    if code == 500:
+        return defaults.server_error(request)
+    return defaults.page_not_found(request, Http404())
 
 
 @csrf_exempt
@@ -108,5 +135,7 @@ urlpatterns = [
     path("__test__/games", make_game),
     path("__test__/expire/<str:gid>", expire),
     path("__test__/puzzles", load_puzzles),
+    path("__test__/resign/<str:gid>/<str:name>", resign),
+    path("__test__/error/<int:code>", error_page),
     *site_patterns,
 ]

@@ -34,3 +34,19 @@ def test_it_fits_the_screen(
     )
     assert min(widths) >= min_tile
     shoot(page, f"midgame-{viewport['width']}x{viewport['height']}.png")
+
+
+def test_a_sixty_tile_rack_stays_on_its_shelves_on_a_phone(new_page: Any, harness: str) -> None:
+    """Issue 18: a long game's rack wraps onto more shelves instead of spilling sideways."""
+    page = new_page(viewport=PHONE, touch=True)
+    page.goto(harness + "?scenario=midgame&players=2&rack=60&botDelay=600000")
+    page.wait_for_selector("#rummi[data-ready]")
+    settle(page)
+    assert page.locator(".rm-rack .tile").count() == 60
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    rack = page.locator(".rm-rack").bounding_box()
+    for box in page.locator(".rm-rack .tile").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().toJSON())"
+    ):
+        assert rack["x"] <= box["left"] and box["right"] <= rack["x"] + rack["width"], box
+    shoot(page, "rack-60-390x844.png")

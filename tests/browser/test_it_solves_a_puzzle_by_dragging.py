@@ -78,6 +78,10 @@ def test_it_gives_a_hint_and_shows_the_solution_on_giving_up(new_page: Any, puzz
     # The answer has arrived; give the page its moment to show it.
     page.wait_for_function("document.querySelector('.rm-message').innerText.startsWith('Hint:')")
     assert page.locator(".tile.hinted").count() >= 1
+    # Giving up asks first and says what it costs; the second press gives up.
+    page.locator('[data-act="give-up"]').click()
+    page.wait_for_function("document.querySelector('.rm-message').innerText.startsWith('Give up')")
+    assert "rating point" in page.locator(".rm-message").inner_text()
     with page.expect_response(lambda r: r.url.endswith("/give-up")) as answer:
         page.locator('[data-act="give-up"]').click()
     solution = answer.value.json()["solution"]

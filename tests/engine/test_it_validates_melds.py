@@ -35,20 +35,22 @@ VALID = [
 ]
 
 INVALID = [
-    ("R7 R7 K7", "repeats a colour"),
+    ("R7 R7 K7", "has red twice: a group needs every colour different"),
     ("R3 B4 R5", "neither a group"),
-    ("R12 R13 R1", "1 is only low"),
-    ("R5 R4 R3", "lowest first"),
+    ("R12 R13 R1", "goes round from 13 to 1: a run cannot wrap"),
+    ("R5 R4 R3", "is out of order: a run is laid lowest first"),
     ("R7 K7", "at least 3"),
     ("", "at least 3"),
     ("J J J", "only jokers"),
-    ("J R1 R2", "1 is only low"),
-    ("R12 R13 J", "1 is only low"),
+    ("J R1 R2", "would go below 1"),
+    ("R12 R13 J", "would go past 13: a run stops at 13"),
     ("R7 K7 Y7 B7 J", "at most 4"),
     ("R7 K7 Y7 B7 R7", "at most 4"),
-    ("B4 B6 B7", "lowest first"),
-    ("R5 J R5", "repeats a colour"),
+    ("B4 B6 B7", "B4 B6 B7 has a gap: a run needs consecutive numbers"),
+    ("R5 J R5", "has red twice"),
     ("R7 J K8", "neither a group"),
+    ("B5 B5 B6", "has 5 twice: a run needs each number once"),
+    ("B3 J J B5", "too many tiles between 3 and 5"),
 ]
 
 

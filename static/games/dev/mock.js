@@ -56,6 +56,8 @@ for (let i = rest.length - 1; i > 0; i--) {
   const j = Math.floor(random() * (i + 1));
   [rest[i], rest[j]] = [rest[j], rest[i]];
 }
+// ?rack=60: the player's rack filled up to that many tiles (a long game's rack on a phone).
+for (let n = Number(params.get("rack") || 0); state.racks[0].length < n && rest.length; ) state.racks[0].push(rest.pop());
 for (let s = 0; s < players; s++) {
   state.racks[s] ??= [];
   while (state.racks[s].length < (s === 0 ? state.racks[0].length : 14 - s)) state.racks[s].push(rest.pop());

@@ -1,0 +1,74 @@
+"""A whole one-round game against a bot ends in the scorecard, and its Rematch button starts
+the same game again at once (issue 18): the bot sits down without being asked, so the player
+lands on the new board. The page weight of the board (its JS and CSS) is checked on the way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import ROOT, call, shoot
+from .helpers import drag, table_codes, tile
+
+pytestmark = pytest.mark.browser
+
+
+def _weight(page: Any) -> int:
+    sizes = page.evaluate(
+        """performance.getEntriesByType("resource")
+            .filter((r) => /\\.(js|css)$/.test(new URL(r.name).pathname))
+            .map((r) => r.decodedBodySize)"""
+    )
+    return int(sum(sizes))
+
+
+def test_a_game_against_a_bot_ends_in_a_scorecard_and_a_rematch(new_page: Any, site: str) -> None:
+    player = "winner"
+    spec = {
+        "players": [player],
+        "options": {"mode": "blitz", "rounds": "one", "players": 2, "seats": ["bot:beginner"]},
+        "racks": [["R10", "R11", "R12"], ["K1", "B3", "Y5", "R2", "K8", "B9", "Y1"]],
+        "first": 0,
+    }
+    for _ in range(20):  # while the bot drew the first turn and has played: another game
+        game = call(f"{site}/__test__/games", spec)
+        if not game.get("moved"):
+            break
+    assert not game.get("moved")
+    page = new_page()
+    page.goto(f"{site}/__test__/login/{player}/?next={game['url']}")
+    page.wait_for_selector("#rummi[data-ready]")
+    weight = _weight(page)
+    assert weight < 150_000, weight
+    (ROOT / "var").mkdir(exist_ok=True)
+    (ROOT / "var" / "board-weight.txt").write_text(f"game page js+css bytes {weight}\n")
+
+    for n in (10, 11, 12):
+        tile(page, f"red {n}", ".rm-rack").click()
+    box = page.locator(".rm-table").bounding_box()
+    drag(page, tile(page, "red 10", ".rm-rack"), (box["x"] + 80, box["y"] + 60))
+    assert table_codes(page) == [["R10", "R11", "R12"]]
+    page.locator("[data-act=end]").click()
+
+    end = page.locator(".rm-end:not([hidden])")
+    end.locator(".rm-end-links").wait_for()
+    rows = end.locator(".rm-scores tbody tr")
+    assert rows.count() == 2
+    first = rows.nth(0).locator("td").all_text_contents()
+    # R1, total, melds laid, tiles played, jokers played, average turn
+    assert first[0] == first[1] and int(first[1]) > 0
+    assert first[2:5] == ["1", "3", "0"] and first[5].endswith(" s")
+    links = end.locator(".rm-end-links a")
+    assert [links.nth(i).get_attribute("href") for i in range(3)] == [
+        game["url"] + "replay/",
+        game["url"] + "record.json",
+        game["url"] + "verify/",
+    ]
+    shoot(page, "scorecard-1280.png")
+
+    end.locator(".rm-rematch").click()
+    page.wait_for_url(lambda url: game["gid"] not in url)
+    page.wait_for_selector("#rummi[data-ready]")
+    assert page.evaluate("rummi.board.view.finished") is False
+    assert page.locator(".rm-rack .tile").count() == 14

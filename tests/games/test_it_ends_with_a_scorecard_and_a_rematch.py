@@ -1,0 +1,145 @@
+"""The end of a game (issue 18): the scorecard from the result rows, the links to the replay,
+record and verify page, and a rematch with the same seats and options that each person
+accepts while bots sit down at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.api import invites
+from games.errors import Conflict, Forbidden
+from games.models import Game, Status
+
+from .conftest import client_for, key, post, viewer
+
+pytestmark = pytest.mark.django_db
+
+
+def _finish(game: Game, resigner: Any) -> Game:
+    body = {"key": key(), "expected_seq": game.seq}
+    services.act(game.public_id, viewer(resigner), "resign", body)
+    game.refresh_from_db()
+    assert game.status == Status.FINISHED
+    return game
+
+
+def test_the_end_shows_each_players_scorecard_and_the_links(duel: Game, alice: Any) -> None:
+    game = _finish(duel, alice)
+
+    answer = client_for(alice).get(reverse("api_end", args=[game.public_id])).json()
+
+    lines = answer["scorecard"]
+    results = {r.seat: r for r in game.results.all()}
+    assert [line["seat"] for line in lines] == [0, 1]
+    for line in lines:
+        row = results[line["seat"]]
+        assert (line["name"], line["place"], line["total"]) == (row.name, row.place, row.total)
+        assert (line["melds_laid"], line["tiles_played"], line["jokers_played"]) == (
+            row.melds_laid,
+            row.tiles_played,
+            row.jokers_played,
+        )
+        assert len(line["rounds"]) == 1  # the round scores, one per round played
+    assert lines[0]["resigned"] and not lines[1]["resigned"]
+    assert lines[1]["place"] == 1
+    assert answer["links"] == {
+        "replay": reverse("replay", args=[game.public_id]),
+        "record": reverse("record", args=[game.public_id]),
+        "verify": reverse("verify", args=[game.public_id]),
+    }
+    assert answer["rematch"] == {"offered": False, "can_offer": True}
+
+
+def test_a_game_in_play_has_no_end_yet(duel: Game, alice: Any) -> None:
+    response = client_for(alice).get(reverse("api_end", args=[duel.public_id]))
+
+    assert response.status_code == 409
+    assert response.json()["error"] == "not_finished"
+
+
+def test_a_rematch_keeps_the_seats_and_options_and_starts_when_each_accepts(
+    duel: Game, alice: Any, bob: Any
+) -> None:
+    game = _finish(duel, bob)
+
+    rematch = services.offer_rematch(game.public_id, viewer(alice))
+
+    assert rematch.status == Status.WAITING and not rematch.listed
+    assert (rematch.mode, rematch.rules, rematch.match, rematch.clock_seconds) == (
+        game.mode,
+        game.rules,
+        game.match,
+        game.clock_seconds,
+    )
+    assert rematch.seed != game.seed
+    seats = list(rematch.seats.all())
+    assert [(s.user_id, s.joined is not None) for s in seats] == [(alice.pk, True), (bob.pk, False)]
+    state = services.rematch_state(game, viewer(bob))
+    assert state["offered"] and not state["mine"]
+    assert (state["accepted"], state["waiting"]) == (["alice"], ["bob"])
+    # Asking again is harmless: the same game.
+    assert services.offer_rematch(game.public_id, viewer(alice)).pk == rematch.pk
+    assert services.offer_rematch(game.public_id, viewer(bob)).pk == rematch.pk
+    rematch.refresh_from_db()
+    assert rematch.status == Status.PLAYING
+    assert services.rematch_state(game, viewer(bob))["mine"]
+
+
+def test_a_kept_seat_is_not_anyone_elses(duel: Game, alice: Any, bob: Any, carol: Any) -> None:
+    game = _finish(duel, bob)
+    rematch = services.offer_rematch(game.public_id, viewer(alice))
+    kept = rematch.seats.get(index=1)
+
+    assert invites(rematch) == []
+    with pytest.raises(Conflict):
+        services.join_game(viewer(carol), kept.invite_token)
+    kept.refresh_from_db()
+    assert kept.user_id == bob.pk and kept.joined is None
+
+
+def test_bots_sit_down_at_once(alice: Any) -> None:
+    game = services.create_game(
+        viewer(alice), {"mode": "blitz", "players": 2, "seats": ["bot:strong"]}
+    )
+    game = _finish(game, alice)
+
+    rematch = services.offer_rematch(game.public_id, viewer(alice))
+
+    assert rematch.status == Status.PLAYING
+    assert [s.bot_strength for s in rematch.seats.all()] == ["", "strong"]
+
+
+def test_only_the_players_of_a_finished_game_ask(duel: Game, alice: Any, carol: Any) -> None:
+    with pytest.raises(Conflict):
+        services.offer_rematch(duel.public_id, viewer(alice))
+    game = _finish(duel, alice)
+    with pytest.raises(Forbidden):
+        services.offer_rematch(game.public_id, viewer(carol))
+    response = post(client_for(carol), reverse("api_rematch", args=[game.public_id]), {})
+    assert response.status_code == 403
+
+
+def test_the_waiting_room_asks_the_other_player_to_accept(duel: Game, alice: Any, bob: Any) -> None:
+    game = _finish(duel, alice)
+    answer = post(client_for(alice), reverse("api_rematch", args=[game.public_id]), {}).json()
+    assert answer["url"] == reverse("game", args=[answer["gid"]])
+
+    page = client_for(bob).get(answer["url"]).content.decode()
+    assert "Accept the rematch" in page and "kept for bob" in page
+
+    response = client_for(bob).post(reverse("rematch", args=[game.public_id]))
+    assert response.status_code == 302 and response["Location"] == answer["url"]
+    assert Game.objects.get(public_id=answer["gid"]).status == Status.PLAYING
+
+
+def test_a_finished_game_opens_its_replay_from_the_home_page(duel: Game, alice: Any) -> None:
+    game = _finish(duel, alice)
+
+    page = client_for(alice).get(reverse("home")).content.decode()
+
+    assert reverse("replay", args=[game.public_id]) in page
+    assert f'href="{reverse("game", args=[game.public_id])}"' not in page
