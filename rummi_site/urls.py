@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.conf.urls.static import static
+from django.conf.urls.static import static as served_in_debug
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
@@ -23,4 +23,4 @@ urlpatterns = [
 ]
 # Uploaded avatars, served by the site in debug only; production serves MEDIA_ROOT from the
 # proxy (docs/deploy.md).
-urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+urlpatterns += served_in_debug(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
