@@ -33,7 +33,8 @@ def test_signed_in_the_navigation_has_settings_and_sign_out(alice: Any) -> None:
 
     assert f'href="{reverse("preferences")}"' in nav
     assert f'action="{reverse("account_logout")}"' in nav
-    assert "Signed in as alice" in nav
+    assert "Signed in as" in nav
+    assert f'href="{reverse("player_profile", args=["alice"])}">alice</a>' in nav
     assert f'href="{reverse("account_login")}"' not in nav
 
 
