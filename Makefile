@@ -59,7 +59,9 @@ format: $(STAMP)
 # The first run also runs the doctests: the apps' docstring examples and those of docs/*.md
 # (pyproject.toml's testpaths and --doctest-modules), so the documents' examples stay true.
 # Coverage cannot trace compiled code, so the whole suite runs on the pure-Python solver; then the
-# engine's tests run again on the compiled solver, which is what the site and the bench run.
+# engine's tests run again on the compiled solver, which is what the site and the bench run. The
+# longest solver tests (marked heavy_solver, minutes of pure Python) run in that compiled pass
+# only, when a current build exists; without one they run in the first.
 # The browser tests drive Debian's Chromium (/usr/bin/chromium): installed here when missing and
 # we are root, else make test stops at once with one line saying what to install.
 chromium:
@@ -82,11 +84,13 @@ node_modules/.package-lock.json: package.json package-lock.json
 	touch $@
 
 test: chromium lint native axe
-	$(PURE) $(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) --durations=15 \
-		--cov=games.engine --cov-report=term --cov-fail-under=95
+	@if $(NATIVE_CURRENT); then echo "heavy solver tests: in the compiled pass"; \
+		skip="not heavy_solver"; else skip=""; fi; set -x; \
+	$(PURE) $(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal \
+		--durations=15 -m "$$skip" --cov=games.engine --cov-report=term --cov-fail-under=95
 	if $(NATIVE_CURRENT); then \
 		echo "engine tests on the compiled solver"; \
-		$(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) tests/engine; \
+		$(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal tests/engine; \
 	else echo "no current native solver build: its engine test run is skipped"; fi
 
 bench: $(STAMP) native

@@ -59,6 +59,7 @@ def outcome(
     return range(need, most + 1), freed, room
 
 
+@pytest.mark.heavy_solver
 @pytest.mark.parametrize("seed", range(3))
 def test_group_options_match_brute_force(seed: int) -> None:
     rng = random.Random(seed)

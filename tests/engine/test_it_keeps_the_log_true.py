@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +24,7 @@ CONFIGS = [
 ]
 
 
+@pytest.mark.heavy_solver
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.binary(min_size=16, max_size=32),
@@ -52,6 +54,7 @@ def test_random_games_conserve_tiles_and_replay_exactly(
     assert replay([e.to_dict() for e in log]) == state
 
 
+@pytest.mark.heavy_solver
 def test_random_games_do_play_tiles() -> None:
     """The property above is worth little unless its games include plays and rearranged tables.
 

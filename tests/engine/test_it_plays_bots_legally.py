@@ -50,6 +50,7 @@ def play_out(state: GameState, secret: bytes, strengths: list[str], rng: random.
     return plays
 
 
+@pytest.mark.heavy_solver
 @pytest.mark.parametrize("strength", BOT_STRENGTHS)
 def test_each_strength_plays_whole_games_legally(strength: str) -> None:
     for seed in range(2):

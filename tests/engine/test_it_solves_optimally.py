@@ -111,6 +111,7 @@ def small_positions(seed: int, count: int, rules: Rules) -> list[Position]:
     ]
 
 
+@pytest.mark.heavy_solver
 @pytest.mark.parametrize("rules_name", ["classic", "rush", "large"])
 def test_it_finds_the_best_play_after_the_initial_meld(rules_name: str) -> None:
     for n, position in enumerate(small_positions(7, 110, RULES[rules_name])):

@@ -177,6 +177,7 @@ def two_joker_position(rng: random.Random) -> Position:
     return Position(rules, kinds, tuple(table), tuple(sorted(set(rack))))
 
 
+@pytest.mark.heavy_solver
 def test_melds_holding_both_jokers_give_legal_best_plays() -> None:
     # Freeing a joker by a real tile beside the *other* joker of its old meld is the one way
     # the solver does not use (see its docstring); its answers must still be legal, and never

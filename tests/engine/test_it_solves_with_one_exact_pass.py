@@ -114,6 +114,7 @@ def two_joker_positions(seed: int, count: int) -> list[Position]:
     return found
 
 
+@pytest.mark.heavy_solver
 def test_it_finds_the_best_play_with_two_jokers_on_the_table() -> None:
     for n, position in enumerate(two_joker_positions(17, 60)):
         assert solver_score(position, True) == best_by_exhaustion(position, True), (n, position)
