@@ -86,11 +86,11 @@ node_modules/.package-lock.json: package.json package-lock.json
 test: chromium lint native axe
 	@if $(NATIVE_CURRENT); then echo "heavy solver tests: in the compiled pass"; \
 		skip="not heavy_solver"; else skip=""; fi; set -x; \
-	$(PURE) $(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal \
+	$(PURE) $(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) \
 		--durations=15 -m "$$skip" --cov=games.engine --cov-report=term --cov-fail-under=95
 	if $(NATIVE_CURRENT); then \
 		echo "engine tests on the compiled solver"; \
-		$(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal tests/engine; \
+		$(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) tests/engine; \
 	else echo "no current native solver build: its engine test run is skipped"; fi
 
 bench: $(STAMP) native
