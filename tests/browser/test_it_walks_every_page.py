@@ -66,6 +66,9 @@ SIGNED_OUT = [
     ("spectate", "duel"),
     ("replay", "replay"),
     ("verify", "verify"),
+    ("leaderboard", "/leaderboard/"),
+    ("profile", "/@/walker/"),
+    ("profile-games", "/@/walker/games/"),
     ("404", "/__test__/error/404"),
     ("403", "/__test__/error/403"),
     ("500", "/__test__/error/500"),
@@ -84,6 +87,9 @@ SIGNED_IN = [
     ("waiting", "waiting"),
     ("replay", "replay"),
     ("verify", "verify"),
+    ("account", "/account/"),
+    ("profile", "/@/walker/"),
+    ("leaderboard", "/leaderboard/"),
 ]
 
 
