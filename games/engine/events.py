@@ -23,10 +23,10 @@ Versions: 1 (no ``v`` key) is every event written before versions existed; 2 add
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .errors import InvalidInput
+from . import schema
 
 # The schema version every event is written with now; see UPGRADES for what each one changed.
 EVENT_VERSION = 2
@@ -40,18 +40,7 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: tuples become lists, ``kind`` names the event."""
-        names = _FIELD_NAMES.get(type(self))
-        if names is None:
-            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in fields(self))
-        # Not dataclasses.asdict: its deep copy cost more than the rest of a move's events.
-        data: dict[str, Any] = {name: _thawed(getattr(self, name)) for name in names}
-        data["kind"] = self.kind
-        data["v"] = EVENT_VERSION
-        return data
-
-
-# Each event class's field names, looked up once (to_dict runs for every event of every frame).
-_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
+        return schema.as_dict(self, EVENT_VERSION)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,20 +144,6 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
-def _thawed(value: Any) -> Any:
-    if isinstance(value, list | tuple):
-        return [_thawed(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _thawed(v) for k, v in value.items()}
-    return value
-
-
-def _frozen(value: Any) -> Any:
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(v) for v in value)
-    return value
-
-
 def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
     """Version 1 to 2: no field changed meaning; ``GameEnded.note`` is new (default ``""``)."""
     return data
@@ -179,45 +154,17 @@ def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_version_1}
 
 # Each event class's fields: (name, has a default), looked up once per class.
-_FIELDS: dict[type[Event], tuple[tuple[str, bool], ...]] = {
-    cls: tuple((f.name, f.default is not MISSING) for f in fields(cls))
-    for cls in EVENT_TYPES.values()
-}
+_FIELDS = schema.field_table(EVENT_TYPES)
 
 
 def upgraded(data: dict[str, Any]) -> dict[str, Any]:
     """``data`` at :data:`EVENT_VERSION`, upgraded step by step from the version it was written
     with (a dict without ``v`` is version 1); raise :class:`InvalidInput` for a newer one."""
-    version = data.get("v", 1)
-    if version == EVENT_VERSION:
-        return data
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise InvalidInput(f"event schema version {version!r} is not a positive integer")
-    if version > EVENT_VERSION:
-        raise InvalidInput(
-            f"event schema version {version} is newer than this engine's {EVENT_VERSION}"
-        )
-    while version < EVENT_VERSION:
-        data = UPGRADES[version](dict(data))
-        version += 1
-    return {**data, "v": version}
+    return schema.upgraded(data, EVENT_VERSION, UPGRADES)
 
 
 def event_from_dict(data: object) -> Event:
     """Rebuild an event from its dict, of any schema version; raise :class:`InvalidInput` on a
     malformed one. A field the dict lacks takes the field's default if it has one."""
-    if not isinstance(data, dict) or data.get("kind") not in EVENT_TYPES:
-        raise InvalidInput(f"not an event: {str(data)[:80]}")
-    data = upgraded(data)
-    cls = EVENT_TYPES[data["kind"]]
-    values: dict[str, Any] = {}
-    missing = []
-    for name, has_default in _FIELDS[cls]:
-        if name in data:
-            value = data[name]
-            values[name] = value if isinstance(value, dict) else _frozen(value)
-        elif not has_default:
-            missing.append(name)
-    if missing:
-        raise InvalidInput(f"{data['kind']} event lacks {', '.join(missing)}")
-    return cls(**values)
+    event: Event = schema.read(data, EVENT_VERSION, UPGRADES, EVENT_TYPES, _FIELDS, "an event")
+    return event

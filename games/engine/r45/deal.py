@@ -20,28 +20,17 @@ on top of the row; the stock is that stack, then the rest in order, the landing 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..shuffle import SeededStream
 from ..tiles import CLASSIC
+from .events import Dealt
 
 STACKS, STACK = 15, 7
 TILES = CLASSIC.tiles
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
-    dealer: int
-    redeals: int
-    from_right: bool
-    landing: int
-    trump: int
-    racks: tuple[tuple[int, ...], ...]
-    stock: tuple[int, ...]
-
-
-def deal(seed: bytes, players: int) -> Deal:
-    """Shuffle, count out the trump and deal to ``players`` seats (2-4)."""
+def deal(seed: bytes, players: int) -> Dealt:
+    """Shuffle, count out the trump and deal to ``players`` seats (2-4): the ``Dealt`` event
+    that opens the game's play (the audit deals again from the seed and compares)."""
     stream = SeededStream(seed, "r45 deal")
     dealer = stream.below(players)
     redeals = 0
@@ -63,7 +52,7 @@ def deal(seed: bytes, players: int) -> Deal:
         for step in range(1, players + 1):
             racks[(dealer + step) % players].extend(dealing.pop(0))
     stock = [tile for stack in dealing + [stacks[landing]] for tile in reversed(stack)]
-    return Deal(
+    return Dealt(
         dealer=dealer,
         redeals=redeals,
         from_right=from_right,

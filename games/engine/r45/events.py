@@ -14,10 +14,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..errors import InvalidInput
+from .. import schema
 
 EVENT_VERSION = 1
 
@@ -29,10 +29,7 @@ class Event:
     kind: ClassVar[str] = ""
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {f.name: _thawed(getattr(self, f.name)) for f in fields(self)}
-        data["kind"] = self.kind
-        data["v"] = EVENT_VERSION
-        return data
+        return schema.as_dict(self, EVENT_VERSION)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,52 +254,17 @@ EVENT_TYPES: dict[str, type[Event]] = {
 # UPGRADES[n] turns a version-n dict into a version n+1 dict; none yet (docs/design.md).
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
-_FIELDS: dict[type[Event], tuple[tuple[str, bool], ...]] = {
-    cls: tuple((f.name, f.default is not MISSING) for f in fields(cls))
-    for cls in EVENT_TYPES.values()
-}
-
-
-def _thawed(value: Any) -> Any:
-    if isinstance(value, list | tuple):
-        return [_thawed(v) for v in value]
-    return value
-
-
-def _frozen(value: Any) -> Any:
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(v) for v in value)
-    return value
+_FIELDS = schema.field_table(EVENT_TYPES)
 
 
 def upgraded(data: dict[str, Any]) -> dict[str, Any]:
     """``data`` at :data:`EVENT_VERSION`; raise :class:`InvalidInput` for an unknown version."""
-    version = data.get("v", 1)
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise InvalidInput(f"event schema version {version!r} is not a positive integer")
-    if version > EVENT_VERSION:
-        raise InvalidInput(
-            f"event schema version {version} is newer than this engine's {EVENT_VERSION}"
-        )
-    while version < EVENT_VERSION:
-        data = UPGRADES[version](dict(data))
-        version += 1
-    return {**data, "v": version}
+    return schema.upgraded(data, EVENT_VERSION, UPGRADES)
 
 
 def event_from_dict(data: object) -> Event:
     """Rebuild an event from its dict; raise :class:`InvalidInput` on a malformed one."""
-    if not isinstance(data, dict) or data.get("kind") not in EVENT_TYPES:
-        raise InvalidInput(f"not a Rummy 45 event: {str(data)[:80]}")
-    data = upgraded(data)
-    cls = EVENT_TYPES[data["kind"]]
-    values: dict[str, Any] = {}
-    missing = []
-    for name, has_default in _FIELDS[cls]:
-        if name in data:
-            values[name] = _frozen(data[name])
-        elif not has_default:
-            missing.append(name)
-    if missing:
-        raise InvalidInput(f"{data['kind']} event lacks {', '.join(missing)}")
-    return cls(**values)
+    event: Event = schema.read(
+        data, EVENT_VERSION, UPGRADES, EVENT_TYPES, _FIELDS, "a Rummy 45 event"
+    )
+    return event

@@ -322,19 +322,7 @@ def new_game(players: int, seed: bytes) -> tuple[R45State, list[Event]]:
         raise InvalidInput(f"Rummy 45 has {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players}")
     if len(seed) < 16:
         raise InvalidInput("the seed must be at least 16 bytes")
-    dealt = deal(seed, players)
-    events: list[Event] = [
-        R45Started(players, commitment(seed)),
-        Dealt(
-            dealt.dealer,
-            dealt.redeals,
-            dealt.from_right,
-            dealt.landing,
-            dealt.trump,
-            dealt.racks,
-            dealt.stock,
-        ),
-    ]
+    events: list[Event] = [R45Started(players, commitment(seed)), deal(seed, players)]
     return replay(events), events
 
 
