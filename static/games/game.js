@@ -9,7 +9,7 @@ import * as sounds from "./sounds.js";
 import { Board } from "./state.js";
 import { Ui, escapeHtml } from "./ui.js";
 
-const SETTINGS_KEY = "rummi:settings";
+export const SETTINGS_KEY = "rummi:settings";
 const DEFAULTS = { felt: "green", back: "lattice", outline: true, cb: false, mute: false };
 
 export function loadSettings() {
@@ -364,7 +364,7 @@ export function start(root, boot) {
   return { board, ui, client, act };
 }
 
-function applySettings(root, s) {
+export function applySettings(root, s) {
   root.dataset.felt = s.felt;
   root.dataset.back = s.back;
   root.classList.toggle("rm-cb", !!s.cb);

@@ -4,10 +4,9 @@
 // trophies join the settings panel, the locked ones shown disabled with how to earn them.
 // Every change is saved on the account; a refused one is undone.
 
-import * as sounds from "../games/sounds.js";
+import { SETTINGS_KEY, applySettings } from "../games/game.js";
 
 const API = "/api/me/settings";
-const SETTINGS_KEY = "rummi:settings";
 
 function csrf() {
   const boot = document.getElementById("bootstrap");
@@ -31,11 +30,7 @@ function local() {
 }
 
 function apply(root, s) {
-  root.dataset.felt = s.felt;
-  root.dataset.back = s.back;
-  root.classList.toggle("rm-cb", !!s.cb);
-  root.classList.toggle("rm-no-outline", !s.outline);
-  sounds.setMuted(!!s.mute);
+  applySettings(root, s);
   try {
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
   } catch {
