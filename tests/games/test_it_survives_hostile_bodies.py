@@ -88,6 +88,10 @@ FIELDS = [
     "days",
     "type",
     "action",
+    "seat",
+    "choice",
+    "settings",
+    "adopt",
 ]
 BODIES = st.one_of(
     st.binary(max_size=120),
@@ -154,6 +158,7 @@ def test_every_json_post_answers_hostile_bodies_with_a_4xx(
     urls += ["/api/games/", f"/api/join/{invite}", "/puzzles/api/editor"]
     urls += [f"/puzzles/api/{puzzle.slug}/{what}" for what in ("attempt", "submit", "hint")]
     urls += [f"/puzzles/api/{puzzle.slug}/give-up"]
+    urls += [f"/api/games/{gid}/{what}" for what in ("rematch", "away")] + ["/api/me/settings"]
     seen: list[int] = []
 
     @settings(
