@@ -46,6 +46,11 @@ class Game(models.Model):
         default=False, help_text="changes its signed-in players' ratings (docs/design.md)"
     )
     seed = models.CharField(max_length=64, editable=False, help_text="secret until the end")
+    sealed = models.BooleanField(
+        default=False,
+        help_text="its deal is shared with tables still playing (a duplicate round): the replay, "
+        "record and seed are withheld until that round ends",
+    )
     commitment = models.CharField(max_length=64, blank=True)
     state = models.JSONField(null=True, blank=True, help_text="cached engine state")
     seq = models.PositiveIntegerField(default=0, help_text="seq of the last event applied")

@@ -103,6 +103,63 @@ def create_game(viewer: Identity, options: dict[str, Any]) -> Game:
     return game
 
 
+def create_seated_game(
+    options: dict[str, Any],
+    seats: list[dict[str, Any]],
+    *,
+    rated: bool = False,
+    seed: bytes | None = None,
+    sealed: bool = False,
+) -> Game:
+    """A game whose every seat is already taken, dealt at once: a tournament table or a
+    matched seek. ``seats`` in seat order, each ``{"user_id": id, "name": name}`` for a
+    person or ``{"bot": strength}``; ``options`` as for :func:`create_game` (mode, clock,
+    days, target). ``seed`` deals a given deal (a duplicate round's tables share one);
+    ``sealed`` withholds its replay, record and seed until :func:`unseal` (docs/design.md
+    "Tournaments")."""
+    try:
+        setup = setup_from({**options, "players": len(seats)})
+        GameConfig(setup.rules, setup.players, setup.match)
+    except InvalidInput as error:
+        raise Invalid("bad_options", str(error)) from None
+    if rated and setup.mode == Mode.SANDBOX:
+        raise Invalid("bad_options", "Sandbox games are never rated.")
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.create(
+            mode=setup.mode,
+            rules=setup.rules.to_dict(),
+            match=setup.match.to_dict(),
+            players=setup.players,
+            clock_seconds=setup.clock_seconds,
+            correspondence_days=setup.correspondence_days,
+            listed=False,
+            rated=rated,
+            sealed=sealed,
+            seed=(seed or secrets.token_bytes(32)).hex(),
+        )
+        for index, plan in enumerate(seats):
+            strength = plan.get("bot")
+            if strength is not None and strength not in BOT_STRENGTHS:
+                raise Invalid("bad_options", f"a bot is {'|'.join(BOT_STRENGTHS)}")
+            Seat.objects.create(
+                game=game,
+                index=index,
+                kind=SeatKind.BOT if strength else SeatKind.HUMAN,
+                bot_strength=strength or "",
+                user_id=None if strength else plan["user_id"],
+                name=clean_name(plan.get("name") or _bot_name(strength or "casual")),
+                joined=now,
+            )
+        _start_if_full(game)
+    return game
+
+
+def unseal(game_ids: list[int]) -> int:
+    """Show the replays, records and seeds of sealed games (their duplicate round is over)."""
+    return Game.objects.filter(pk__in=game_ids, sealed=True).update(sealed=False)
+
+
 def _rated(raw: object, viewer: Identity, mode: str) -> bool:
     """A rated game (docs/design.md "Ratings"): asked for by a signed-in creator, never in
     Sandbox (its rules are the creator's own). Rated games give no hints."""

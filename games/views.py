@@ -159,10 +159,23 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
     return render(request, "games/game.html", {"game": game, "bootstrap": bootstrap})
 
 
+SEALED = (
+    "This table shares its deal with tables of its round that are still playing: its replay, "
+    "record and seed open when that round ends."
+)
+
+
+def _sealed(game: Game) -> HttpResponse:
+    """What a sealed game's replay, record and seed check answer until its round ends."""
+    return JsonResponse({"error": "sealed", "message": SEALED}, status=403)
+
+
 def replay_page(request: HttpRequest, gid: str) -> HttpResponse:
     game = get_object_or_404(Game, public_id=gid)
     if game.status == Status.WAITING:
         raise Http404("The game has not started.")
+    if game.sealed:
+        return render(request, "games/sealed.html", {"game": game, "why": SEALED}, status=403)
     steps = replay_steps(game)
     # The review is made by a task when the game ends (and asked for again by a beat sweep if
     # it was lost); a GET only shows it, and says so while it is being made.
@@ -187,6 +200,8 @@ def record(request: HttpRequest, gid: str) -> HttpResponse:
             {"error": "not_finished", "message": "A record is exported once the game is over."},
             status=403,
         )
+    if game.sealed:
+        return _sealed(game)
     response = JsonResponse(
         {
             "game": gid,
@@ -202,6 +217,8 @@ def record(request: HttpRequest, gid: str) -> HttpResponse:
 
 def verify(request: HttpRequest, gid: str) -> HttpResponse:
     game = get_object_or_404(Game, public_id=gid)
+    if game.sealed:
+        return render(request, "games/sealed.html", {"game": game, "why": SEALED}, status=403)
     check = None
     if game.status == Status.FINISHED:
         events = [e.payload for e in game.events.order_by("seq")]

@@ -25,6 +25,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 from rummi_site.origins import SameOriginValidator  # noqa: E402
+from tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
 
 # Plain daphne does not serve static files (only runserver does); in development we do it here,
 # in production the proxy serves STATIC_ROOT.
@@ -42,6 +43,8 @@ if settings.RUMMI_GC_TUNE:
 application = ProtocolTypeRouter(
     {
         "http": http_app,
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + tournament_sockets))
+        ),
     }
 )

@@ -365,6 +365,7 @@ INSTALLED_APPS = [
     "accounts",
     "puzzles",
     "players",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -394,6 +395,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournaments.context.playing",
             ],
         },
     },
@@ -543,6 +545,7 @@ if RUMMI_FRAME_RELAY_SECRET and (
     )
 # Where emails point players to.
 RUMMI_SITE_URL = env_url("RUMMI_SITE_URL", "http://127.0.0.1:8000", WEB_SCHEMES).rstrip("/")
+CELERY_BEAT_SCHEDULE["tournaments-tick"] = {"task": "tournaments.tasks.tick", "schedule": 5.0}
 CELERY_BEAT_SCHEDULE["send-digests"] = {"task": "games.tasks.send_digests", "schedule": 600.0}
 CELERY_BEAT_SCHEDULE["warn-clocks"] = {"task": "games.tasks.warn_clocks", "schedule": 600.0}
 from celery.schedules import crontab  # noqa: E402  (the daily puzzle runs on the clock)

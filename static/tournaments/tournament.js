@@ -1,0 +1,96 @@
+// A tournament's page: live standings and rounds (the socket's frames, or polling when the
+// site runs on the in-memory channel layer), and the countdown to the start.
+const live = JSON.parse(document.getElementById("tournament-live").textContent);
+
+function cell(text, href) {
+  const td = document.createElement("td");
+  if (href) {
+    const a = document.createElement("a");
+    a.href = href;
+    a.textContent = text;
+    td.append(a);
+  } else {
+    td.textContent = text;
+  }
+  return td;
+}
+
+const number = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+
+function showStandings(rows) {
+  const body = document.querySelector("#standings tbody");
+  if (!body) return;
+  body.replaceChildren(
+    ...rows.map((row) => {
+      const tr = document.createElement("tr");
+      tr.dataset.entry = row.entry;
+      if (row.entry === live.me) tr.className = "me";
+      const name = cell(row.player, row.profile);
+      if (row.withdrawn) name.append(" (withdrawn)");
+      tr.append(
+        cell(row.rank ?? ""),
+        name,
+        cell(number(row.points)),
+        cell(String(row.tiebreaks.score)),
+        cell(number(row.tiebreaks.buchholz)),
+        cell(number(row.tiebreaks.sonneborn_berger)),
+        cell(String(row.byes)),
+      );
+      return tr;
+    }),
+  );
+}
+
+function update(frame) {
+  if (frame.type !== "standings") return;
+  showStandings(frame.standings);
+  const state = document.getElementById("t-state");
+  const done = frame.rounds.filter((r) => r.state === "done").length;
+  const tablesDone = frame.rounds.flatMap((r) => r.tables).filter((t) => t.done).length;
+  // Rounds and tables are listed by the page itself: a new round, a finished table or a new
+  // state reloads it (rare: once a table or round), the standings update in place.
+  const key = `${frame.rounds.length}/${done}/${tablesDone}/${frame.state}`;
+  if (update.key && update.key !== key) window.location.reload();
+  update.key = key;
+  if (state) state.dataset.state = frame.state;
+}
+
+function poll() {
+  fetch(live.json, { headers: { Accept: "application/json" } })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((frame) => frame && update(frame))
+    .catch(() => {});
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  let socket;
+  try {
+    socket = new WebSocket(`${scheme}://${location.host}${live.socket}`);
+  } catch {
+    return;
+  }
+  socket.addEventListener("message", (event) => update(JSON.parse(event.data)));
+  socket.addEventListener("close", () => setTimeout(connect, 5000));
+}
+
+function countdown() {
+  const el = document.getElementById("countdown");
+  if (!el) return;
+  const at = Date.parse(el.getAttribute("datetime"));
+  const tick = () => {
+    const left = Math.max(0, Math.round((at - Date.now()) / 1000));
+    const h = Math.floor(left / 3600);
+    const m = Math.floor((left % 3600) / 60);
+    const s = left % 60;
+    el.textContent = left ? `in ${h ? `${h} h ` : ""}${m} min ${s} s` : "now";
+    if (!left) setTimeout(() => window.location.reload(), 4000);
+    else setTimeout(tick, 1000);
+  };
+  tick();
+}
+
+connect();
+setInterval(poll, live.poll_ms);
+poll();
+countdown();
