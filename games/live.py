@@ -27,6 +27,9 @@ from games.engine.events import Event
 from games.engine.projection import event_for, view_for
 from games.engine.state import GameState
 
+from .models import Game
+from .services import without_seed
+
 SPECTATOR = "spectator"
 SEND_TIMEOUT_S = 10.0
 RELAY_TIMEOUT_S = 2.0
@@ -94,6 +97,10 @@ def broadcast(
         return  # a worker's in-memory layer reaches no socket: the web process has its own
     # Each viewer's frame is encoded once here, not once per socket in every consumer.
     frames = frames_by_viewer(state, seq, numbered, extra)
+    # Only a game's last frame shows its seed: a sealed game's is left out (one query, at
+    # the end of a game only).
+    if state.finished and Game.objects.filter(public_id=gid, sealed=True).exists():
+        frames = {viewer: _sealed_frame(frame) for viewer, frame in frames.items()}
     texts = {viewer: json.dumps(frame, separators=(",", ":")) for viewer, frame in frames.items()}
     if in_worker_memory:
         relay(gid, texts)
@@ -110,6 +117,11 @@ def broadcast(
         layer.group_send(group_name(gid), message), _sender_loop
     )
     sent.result(SEND_TIMEOUT_S)
+
+
+def _sealed_frame(frame: dict[str, Any]) -> dict[str, Any]:
+    events = [{**e, "event": without_seed(e["event"])} for e in frame["events"]]
+    return {**frame, "view": without_seed(frame["view"]), "events": events}
 
 
 @contextlib.contextmanager

@@ -629,7 +629,18 @@ def _answer(game: Game, seat: int | None, state: GameState | None = None) -> dic
     """The seq and the seat's view; ``state`` when the caller holds the game's state already."""
     if state is None and game.state:
         state = state_from_record(game.state)
-    return {"seq": game.seq, "view": view_for(state, seat) if state else None}
+    view = view_for(state, seat) if state else None
+    if view is not None and game.sealed:
+        view["seed"] = None
+    return {"seq": game.seq, "view": view}
+
+
+def without_seed(shown: dict[str, Any]) -> dict[str, Any]:
+    """An event or view of a sealed game (docs/design.md "Tournaments"): its deal is shared
+    with tables still playing, so the seed that the game's end shows is left out."""
+    if "seed" in shown:
+        shown = {**shown, "seed": None}
+    return shown
 
 
 def get_game(gid: str) -> Game:
@@ -661,10 +672,11 @@ def events_after(game: Game, viewer: Identity, after: int) -> dict[str, Any]:
     seat = seat_of(game, viewer)
     index = seat.index if seat else None
     rows = game.events.filter(seq__gt=after).order_by("seq")
+    sealed = without_seed if game.sealed else (lambda shown: shown)
     return {
         "seq": game.seq,
         "events": [
-            {"seq": row.seq, "event": event_for(event_from_dict(row.payload), index)}
+            {"seq": row.seq, "event": sealed(event_for(event_from_dict(row.payload), index))}
             for row in rows
         ],
     }

@@ -34,6 +34,7 @@ ALLOWED_IN_FUNCTIONS = {
     ("games/apps.py", "ready"): "Django connects receivers in AppConfig.ready",
     ("puzzles/apps.py", "ready"): "Django connects receivers in AppConfig.ready",
     ("players/apps.py", "ready"): "Django connects receivers in AppConfig.ready",
+    ("tournaments/apps.py", "ready"): "Django connects receivers in AppConfig.ready",
     ("games/engine/native.py", "kind"): "the solver finder must be installed before the solver",
 }
 

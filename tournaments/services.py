@@ -27,7 +27,7 @@ from django.utils import timezone
 from games import services as games
 from games.engine.state import commitment
 from games.errors import Conflict, Forbidden, Invalid, NotFound
-from games.models import Game, GameResult, Mode, Status
+from games.models import Game, GameEvent, GameResult, Mode, Status
 from games.modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, LIVE_CLOCKS
 
 from . import pairing, signals
@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 # adjudicated (docs/tournaments.md "Deadlines"): each game's own clock is days a move.
 CORRESPONDENCE_ROUND_MOVES = 10
 DEADLINE_NOTE = "round deadline: scored as if blocked, the lowest rack first"
+MOVES = ("TilesPlayed", "TileDrawn", "Passed", "TurnTimedOut", "PlayerResigned")
 BYE_SHARE = 0.5  # a bye is worth half the most points a table gives (docs/tournaments.md)
 
 
@@ -375,7 +376,7 @@ def repair_round(actor: Any, rnd: Round) -> Round:
         if rnd.state == RoundState.DONE or rnd.number != current_round_number(t):
             raise Conflict("round_started", "Only the current round can be paired again.")
         gids = [tb.game_id for tb in rnd.tables.all() if tb.game_id]
-        moved = Game.objects.filter(pk__in=gids).exclude(turn_number=0).exists()
+        moved = GameEvent.objects.filter(game_id__in=gids, kind__in=MOVES).exists()
         if moved or Game.objects.filter(pk__in=gids, status=Status.FINISHED).exists():
             raise Conflict("round_started", "A table of this round has started to play.")
         Game.objects.filter(pk__in=gids).delete()

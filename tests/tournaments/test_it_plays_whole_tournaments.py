@@ -1,0 +1,116 @@
+"""Whole tournaments of bots, through ``manage.py simulatetournament`` and the real services:
+every format to its end, with the JSON contract of docs/tournaments.md."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import Counter
+from itertools import combinations
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from games.models import Game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+
+def simulate(**options: Any) -> dict[str, Any]:
+    out = io.StringIO()
+    call_command("simulatetournament", "--json", stdout=out, **options)
+    return json.loads(out.getvalue())
+
+
+def standings_add_up(result: dict[str, Any]) -> None:
+    """Standings' points are the sum of the table points each player earned, plus byes."""
+    earned: Counter[str] = Counter()
+    for rnd in result["rounds"]:
+        for table in rnd["tables"]:
+            for name, points in zip(table["players"], table["points"], strict=True):
+                earned[name] += points
+        for name in rnd["byes"]:
+            earned[name] += rnd["bye_points"]
+    for row in result["standings"]:
+        assert row["points"] == pytest.approx(earned[row["player"]]), row
+    ranks = [row["rank"] for row in result["standings"]]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    points = [row["points"] for row in result["standings"]]
+    assert points == sorted(points, reverse=True)
+
+
+def test_a_13_player_swiss_at_tables_of_4_plays_4_rounds() -> None:
+    result = simulate(format="swiss", players=13, table_size=4, rounds=4, seed="13")
+
+    assert result["format"] == "swiss"
+    assert [r["round"] for r in result["rounds"]] == [1, 2, 3, 4]
+    names = {row["player"] for row in result["standings"]}
+    assert len(names) == 13
+    for rnd in result["rounds"]:
+        seated = [n for table in rnd["tables"] for n in table["players"]] + rnd["byes"]
+        assert sorted(seated) == sorted(names), "everyone plays or has a bye, once"
+        assert all(len(table["players"]) in (3, 4) for table in rnd["tables"])
+        for table in rnd["tables"]:
+            assert len(table["commitment"]) == 64
+            assert Game.objects.get(public_id=table["game"]).status == "finished"
+    standings_add_up(result)
+    assert set(result["standings"][0]["tiebreaks"]) == {"score", "buchholz", "sonneborn_berger"}
+
+
+def test_a_9_player_swiss_at_2_gives_byes_and_never_repeats_a_pair() -> None:
+    result = simulate(format="swiss", players=9, table_size=2, rounds=4, seed="9")
+
+    pairs = [
+        frozenset(table["players"]) for rnd in result["rounds"] for table in rnd["tables"]
+    ]
+    assert len(pairs) == len(set(pairs)), "no pair meets twice"
+    byes = [name for rnd in result["rounds"] for name in rnd["byes"]]
+    assert len(byes) == 4 and len(set(byes)) == 4, "one bye a round, never twice to one player"
+    standings_add_up(result)
+
+
+def test_an_8_player_round_robin_meets_everyone_once() -> None:
+    result = simulate(format="roundrobin", players=8, table_size=2, seed="8")
+
+    assert len(result["rounds"]) == 7
+    met = Counter(
+        frozenset(pair)
+        for rnd in result["rounds"]
+        for table in rnd["tables"]
+        for pair in combinations(table["players"], 2)
+    )
+    assert len(met) == 28 and set(met.values()) == {1}
+    standings_add_up(result)
+
+
+def test_an_arena_seats_players_again_until_its_time_is_up() -> None:
+    result = simulate(format="arena", players=6, table_size=2, rounds=3, seed="6")
+
+    (rnd,) = result["rounds"]
+    assert len(rnd["tables"]) >= 9, "players were seated again as their games ended"
+    for name in {row["player"] for row in result["standings"]}:
+        assert sum(name in t["players"] for t in rnd["tables"]) >= 2
+    standings_add_up(result)
+
+
+def test_a_duplicate_round_deals_every_table_the_same_tiles() -> None:
+    result = simulate(format="duplicate", players=8, table_size=4, rounds=2, seed="4")
+
+    for rnd in result["rounds"]:
+        games = [Game.objects.get(public_id=t["game"]) for t in rnd["tables"]]
+        assert len({g.commitment for g in games}) == 1, "one committed deal for the round"
+        assert len({g.seed for g in games}) == 1
+        assert not any(g.sealed for g in games), "the seed is shown once the round is over"
+        dealt = [g.events.filter(kind="RoundStarted").order_by("seq")[0].payload for g in games]
+        assert all(d["racks"] == dealt[0]["racks"] for d in dealt), "seat k: the same rack"
+        assert all(d["pool"] == dealt[0]["pool"] for d in dealt), "the pool in the same order"
+    standings_add_up(result)
+
+
+def test_bad_options_exit_with_one_line() -> None:
+    with pytest.raises(CommandError, match="table size"):
+        simulate(format="swiss", players=3, table_size=4, rounds=2)
+    with pytest.raises(CommandError, match="rounds"):
+        simulate(format="swiss", players=8, table_size=2, rounds=0)
