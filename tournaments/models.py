@@ -1,4 +1,4 @@
-"""Tournaments, their entries, rounds and tables (docs/tournaments.md).
+"""Tournaments, their entries, rounds and tables (docs/design.md "Tournaments").
 
 A table is a game (games.models.Game) made by the tournament's services; its places come from
 the game's result rows (or the organiser's adjudication), its points from the format's
@@ -166,7 +166,7 @@ class Round(models.Model):
     ended = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, help_text="correspondence rounds")
     # A duplicate round's one deal: its commitment is public from the start, its seed once the
-    # round is over (docs/tournaments.md "Duplicate").
+    # round is over (docs/design.md "Tournaments").
     seed = models.CharField(max_length=64, blank=True, editable=False)
     commitment = models.CharField(max_length=64, blank=True)
 

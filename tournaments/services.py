@@ -1,6 +1,6 @@
-"""Running tournaments (docs/tournaments.md): every change to one goes through a function here,
-by an organiser (the admin), a player (the pages) or the site itself (beat, the game-finished
-signal), and each organiser's or the site's change is kept as an :class:`Action`.
+"""Running tournaments (docs/design.md "Tournaments"): every change to one goes through a
+function here, by an organiser (the admin), a player (the pages) or the site itself (beat, the
+game-finished signal), and each organiser's or the site's change is kept as an :class:`Action`.
 
 Pairing and scoring are the pure ``tournaments.pairing`` package's; this module turns the stored
 rows into its inputs, stores its answers and makes each table's game through the games
@@ -47,7 +47,7 @@ from .models import (
 log = logging.getLogger(__name__)
 
 # A correspondence round's tables still playing this long after the round was paired are
-# adjudicated (docs/tournaments.md "Deadlines"): each game's own clock is days a move.
+# adjudicated (docs/design.md "Tournaments"): each game's own clock is days a move.
 CORRESPONDENCE_ROUND_MOVES = 10
 DEADLINE_NOTE = "round deadline: scored as if blocked, the lowest rack first"
 MOVES = ("TilesPlayed", "TileDrawn", "Passed", "TurnTimedOut", "PlayerResigned")
@@ -592,8 +592,8 @@ def table_finished(gid: str) -> Table | None:
         locked.done = True
         locked.save(update_fields=["done"])
     if t.format == Format.ARENA:
+        advance(t.pk)  # the table's players are seated again first, then the standings
         recompute_standings(t)
-        transaction.on_commit(lambda: advance(t.pk))
         return locked
     if not Table.objects.filter(round_id=table.round_id, done=False).exists():
         close_round(table.round_id)
@@ -621,7 +621,7 @@ def close_round(round_id: int) -> None:
 
 def _score_duplicate(t: Tournament, rnd: Round) -> None:
     """Each seat is scored against everyone who held the same tiles: seat k of every table of
-    the same size (docs/tournaments.md "Duplicate")."""
+    the same size (docs/design.md "Tournaments")."""
     groups: dict[tuple[int, int], list[TableSeat]] = defaultdict(list)
     for seat in TableSeat.objects.filter(table__round=rnd).select_related("table"):
         size = seat.table.seats.count()
@@ -660,7 +660,7 @@ def _arena_history(entry: Entry) -> list[int]:
 
 
 def _arena_points(entry: Entry, base: float) -> float:
-    """Placement points, doubled while on a streak (docs/tournaments.md "Arena")."""
+    """Placement points, doubled while on a streak (docs/tournaments.md)."""
     return pairing.arena_points(_arena_history(entry), base)
 
 
@@ -673,6 +673,7 @@ def seat_arena(tournament_id: int) -> list[Table]:
         if t.state != State.RUNNING or t.format != Format.ARENA or timezone.now() >= arena_end(t):
             return made
         rnd = _arena_round(t)
+        start = t.started.timestamp() if t.started else 0.0
         busy = set(
             TableSeat.objects.filter(table__round=rnd, table__done=False).values_list(
                 "entry_id", flat=True
@@ -681,25 +682,14 @@ def seat_arena(tournament_id: int) -> list[Table]:
         entries = [e for e in t.entries.filter(withdrawn=False, absent=False) if e.pk not in busy]
         if len(entries) < max(2, min(t.table_size, 3)):
             return made
-        last: dict[int, frozenset[int]] = {}
-        since: dict[int, float] = {}
-        for e in entries:
-            seat = (
-                TableSeat.objects.filter(entry=e).select_related("table").order_by("-table__number")
-            ).first()
-            if seat is None:
-                last[e.pk], since[e.pk] = frozenset(), t.started.timestamp() if t.started else 0
-                continue
-            others = seat.table.seats.exclude(entry=e).values_list("entry_id", flat=True)
-            last[e.pk] = frozenset(others)
-            since[e.pk] = seat.table.round.started.timestamp()
+        last, since = _arena_last_tables(t, rnd)
         waiting = [
             pairing.ArenaWaiter(
                 key=e.pk,
                 points=e.points,
                 rating=float(e.rating),
-                last_opponents=last[e.pk],
-                waiting_since=since[e.pk],
+                last_opponents=last.get(e.pk, frozenset()),
+                waiting_since=since.get(e.pk, start),
             )
             for e in entries
         ]
@@ -710,6 +700,24 @@ def seat_arena(tournament_id: int) -> list[Table]:
             number += 1
             made.append(_make_table(t, rnd, number, [by_key[k] for k in keys]))
     return made
+
+
+def _arena_last_tables(
+    t: Tournament, rnd: Round
+) -> tuple[dict[int, frozenset[int]], dict[int, float]]:
+    """Each arena player's last table's other players, and when that table was made: in two
+    queries, however many players (a 500-player arena re-seats within its budget)."""
+    tables: dict[int, list[int]] = defaultdict(list)
+    latest: dict[int, int] = {}
+    for table_id, entry_id in TableSeat.objects.filter(table__round=rnd).values_list(
+        "table_id", "entry_id"
+    ):
+        tables[table_id].append(entry_id)
+        latest[entry_id] = max(latest.get(entry_id, 0), table_id)
+    made = dict(Table.objects.filter(round=rnd).values_list("pk", "game__finished"))
+    last = {e: frozenset(k for k in tables[tb] if k != e) for e, tb in latest.items()}
+    since = {e: made[tb].timestamp() for e, tb in latest.items() if made.get(tb)}
+    return last, since
 
 
 def _finish_arena(t: Tournament) -> None:
@@ -763,17 +771,30 @@ def standings(t: Tournament) -> list[pairing.Standing]:
 
 
 def recompute_standings(t: Tournament) -> list[pairing.Standing]:
-    """Rebuild every entry's points, tiebreaks and rank from the table and bye rows."""
+    """Rebuild every entry's points, tiebreaks and rank from the table and bye rows; only
+    the entries that changed are written (a table's end changes a few, and the ranks between
+    their old and new places)."""
     table = standings(t)
+    entries = {e.pk: e for e in t.entries.all()}
+    changed = []
+    for row in table:
+        entry = entries.get(row.key)
+        if entry is None:
+            continue
+        values = {
+            "points": row.points,
+            "score": int(row.tiebreaks.get("score", 0)),
+            "buchholz": row.tiebreaks.get("buchholz", 0.0),
+            "sonneborn_berger": row.tiebreaks.get("sonneborn_berger", 0.0),
+            "rank": row.rank,
+        }
+        if any(getattr(entry, k) != v for k, v in values.items()):
+            changed.append((entry.pk, values))
+    # One UPDATE a changed row: Django's bulk_update builds a CASE per field and row, which
+    # costs more to compile than these cost to run.
     with transaction.atomic():
-        for row in table:
-            Entry.objects.filter(pk=row.key).update(
-                points=row.points,
-                score=int(row.tiebreaks.get("score", 0)),
-                buchholz=row.tiebreaks.get("buchholz", 0.0),
-                sonneborn_berger=row.tiebreaks.get("sonneborn_berger", 0.0),
-                rank=row.rank,
-            )
+        for pk, values in changed:
+            Entry.objects.filter(pk=pk).update(**values)
     transaction.on_commit(lambda: _standings_changed(t.pk))
     return table
 

@@ -20,7 +20,7 @@ from rummi_site.jsonapi import status_of
 from rummi_site.limits import limited
 
 from . import services
-from .models import Entry, Format, RoundState, State, Tournament
+from .models import Entry, Format, RoundState, State, Table, Tournament
 
 TIEBREAKS = (
     ("score", "Score"),
@@ -109,12 +109,18 @@ def pairing_rows(t: Tournament) -> list[dict[str, Any]]:
 
 
 def standings_frame(t: Tournament) -> dict[str, Any]:
-    """What the page's socket sends: public facts only."""
+    """What the page's socket sends: the public standings, and how far the rounds have got
+    (the page reloads its list of rounds and tables when that changes)."""
+    rounds = list(t.rounds_set.values_list("state", flat=True))
     return {
         "type": "standings",
         "state": t.state,
         "standings": standing_rows(t),
-        "rounds": pairing_rows(t),
+        "progress": {
+            "rounds": len(rounds),
+            "done": rounds.count(RoundState.DONE),
+            "tables_done": Table.objects.filter(round__tournament=t, done=True).count(),
+        },
     }
 
 

@@ -4,15 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0009_rematch'),
+        ("games", "0009_rematch"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='sealed',
-            field=models.BooleanField(default=False, help_text='its deal is shared with tables still playing (a duplicate round): the replay, record and seed are withheld until that round ends'),
+            model_name="game",
+            name="sealed",
+            field=models.BooleanField(
+                default=False,
+                help_text="its deal is shared with tables still playing (a duplicate round): the replay, record and seed are withheld until that round ends",
+            ),
         ),
     ]

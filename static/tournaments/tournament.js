@@ -45,11 +45,10 @@ function update(frame) {
   if (frame.type !== "standings") return;
   showStandings(frame.standings);
   const state = document.getElementById("t-state");
-  const done = frame.rounds.filter((r) => r.state === "done").length;
-  const tablesDone = frame.rounds.flatMap((r) => r.tables).filter((t) => t.done).length;
+  const { rounds, done, tables_done: tablesDone } = frame.progress;
   // Rounds and tables are listed by the page itself: a new round, a finished table or a new
   // state reloads it (rare: once a table or round), the standings update in place.
-  const key = `${frame.rounds.length}/${done}/${tablesDone}/${frame.state}`;
+  const key = `${rounds}/${done}/${tablesDone}/${frame.state}`;
   if (update.key && update.key !== key) window.location.reload();
   update.key = key;
   if (state) state.dataset.state = frame.state;

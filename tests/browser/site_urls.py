@@ -43,6 +43,16 @@ def _user(name: str) -> Any:
     return user
 
 
+def sign_in_organiser(request: HttpRequest) -> HttpResponse:
+    """Sign in as "organiser", a superuser: the admin is the tournaments' console."""
+    user = _user("organiser")
+    if not user.is_superuser:
+        user.is_staff = user.is_superuser = True
+        user.save(update_fields=["is_staff", "is_superuser"])
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    return redirect(request.GET.get("next", "/admin/"))
+
+
 def sign_in(request: HttpRequest, name: str) -> HttpResponse:
     login(request, _user(name), backend="django.contrib.auth.backends.ModelBackend")
     return redirect(request.GET.get("next", "/"))
@@ -132,6 +142,7 @@ def load_puzzles(request: HttpRequest) -> JsonResponse:
 
 urlpatterns = [
     path("__test__/login/<str:name>/", sign_in),
+    path("__test__/organiser/", sign_in_organiser),
     path("__test__/games", make_game),
     path("__test__/expire/<str:gid>", expire),
     path("__test__/puzzles", load_puzzles),

@@ -24,14 +24,18 @@ def test_recomputed_standings_equal_the_live_ones(make_tournament: Any, queue: A
     play(queue)
     t.refresh_from_db()
     assert t.state == "finished"
-    live = list(Entry.objects.filter(tournament=t).values_list(
-        "pk", "points", "score", "buchholz", "sonneborn_berger", "rank"
-    ).order_by("pk"))
+    live = list(
+        Entry.objects.filter(tournament=t)
+        .values_list("pk", "points", "score", "buchholz", "sonneborn_berger", "rank")
+        .order_by("pk")
+    )
     Entry.objects.filter(tournament=t).update(points=0, score=0, buchholz=0, rank=None)
     services.recompute_standings(t)
-    again = list(Entry.objects.filter(tournament=t).values_list(
-        "pk", "points", "score", "buchholz", "sonneborn_berger", "rank"
-    ).order_by("pk"))
+    again = list(
+        Entry.objects.filter(tournament=t)
+        .values_list("pk", "points", "score", "buchholz", "sonneborn_berger", "rank")
+        .order_by("pk")
+    )
     assert again == live
     assert sum(e[1] for e in live) > 0
 

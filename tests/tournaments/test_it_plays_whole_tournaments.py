@@ -62,9 +62,7 @@ def test_a_13_player_swiss_at_tables_of_4_plays_4_rounds() -> None:
 def test_a_9_player_swiss_at_2_gives_byes_and_never_repeats_a_pair() -> None:
     result = simulate(format="swiss", players=9, table_size=2, rounds=4, seed="9")
 
-    pairs = [
-        frozenset(table["players"]) for rnd in result["rounds"] for table in rnd["tables"]
-    ]
+    pairs = [frozenset(table["players"]) for rnd in result["rounds"] for table in rnd["tables"]]
     assert len(pairs) == len(set(pairs)), "no pair meets twice"
     byes = [name for rnd in result["rounds"] for name in rnd["byes"]]
     assert len(byes) == 4 and len(set(byes)) == 4, "one bye a round, never twice to one player"

@@ -89,7 +89,15 @@ def test_an_organiser_creates_fills_starts_and_adjudicates(
     assert not bot.withdrawn
 
     history = list(t.actions.values_list("verb", flat=True))
-    for verb in ("created", "added", "started", "paired", "adjudicated", "withdrawn by the organiser", "reinstated"):
+    for verb in (
+        "created",
+        "added",
+        "started",
+        "paired",
+        "adjudicated",
+        "withdrawn by the organiser",
+        "reinstated",
+    ):
         assert verb in history, verb
     assert t.actions.filter(verb="adjudicated").first().actor.username == "organiser"
 
@@ -118,7 +126,9 @@ def test_the_console_refuses_what_cannot_be_run(organiser: Client) -> None:
     assert not Tournament.objects.filter(name="Bad").exists()
 
 
-def test_pause_resume_repair_and_cancel(organiser: Client, make_tournament: Any, queue: Any) -> None:
+def test_pause_resume_repair_and_cancel(
+    organiser: Client, make_tournament: Any, queue: Any
+) -> None:
     t = make_tournament(bots=4)
     changelist_action(organiser, "tournament", "start_now", [t.pk])
     rnd = Round.objects.get(tournament=t)

@@ -3,13 +3,11 @@ the rounds, a full tournament; clear refusals, never a half-made entry."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from games.engine.rules import Rules
 from games.models import Game, GameResult
@@ -119,13 +117,18 @@ def test_the_lists_and_downloads(alice: Any, make_tournament: Any, queue: Any) -
     assert len(rows.splitlines()) == 1 + 4
 
     mine = signed_in(alice).get(reverse("tournament_my_tables")).json()["tables"]
-    assert len(mine) == 1 and mine[0]["url"] == Game.objects.get(public_id=mine[0]["game"]).get_absolute_url()
+    assert (
+        len(mine) == 1
+        and mine[0]["url"] == Game.objects.get(public_id=mine[0]["game"]).get_absolute_url()
+    )
     page = signed_in(alice).get(t.get_absolute_url()).content.decode()
     assert "Go to your table" in page and "toast.js" in page
     assert "toast.js" not in Client().get(t.get_absolute_url()).content.decode()
 
 
-def test_no_unfinished_table_shows_a_rack_on_the_page(alice: Any, make_tournament: Any, queue: Any) -> None:
+def test_no_unfinished_table_shows_a_rack_on_the_page(
+    alice: Any, make_tournament: Any, queue: Any
+) -> None:
     t = make_tournament(bots=3)
     services.join(alice, t.pk)
     services.start(None, t.pk)
