@@ -23,7 +23,7 @@ from .errors import DomainError
 from .identity import Identity, identity_of
 from .live import SPECTATOR, frames_held, group_name
 from .models import Game
-from .services import act, game_summary, seat_of
+from .services import act, game_summary, seat_of, seen
 
 T = TypeVar("T")
 
@@ -102,11 +102,23 @@ class GameConsumer(AsyncWebsocketConsumer):
         viewer = identity_of(self.scope)
         seat = seat_of(game, viewer)
         key = str(seat.index) if seat is not None else SPECTATOR
+        # A stand-in game hears from its players' sockets (services.seen): one write on
+        # connect, each ping (25 s) and disconnect, for those games only.
+        self.presence = (game.pk, seat.index) if game.stand_in and seat is not None else None
+        if self.presence:
+            seen(*self.presence)
         return viewer, key, game_summary(game, viewer)
+
+    @database_sync_to_async
+    def _seen(self) -> None:
+        if self.presence:
+            seen(*self.presence)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "presence", None):
+            await self._seen()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         now = time.monotonic()
@@ -116,6 +128,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         if text_data == '{"type":"ping"}':
             await self.send(text_data='{"type":"pong"}')
+            if self.presence:
+                await self._seen()
             return
         try:
             message = read_json(text_data or "")

@@ -46,6 +46,11 @@ class Game(models.Model):
         default=False, help_text="changes its signed-in players' ratings (docs/design.md)"
     )
     seed = models.CharField(max_length=64, editable=False, help_text="secret until the end")
+    stand_in = models.BooleanField(
+        default=False,
+        help_text="a seat whose player has been gone a minute is played by a bot until they "
+        "return (live tournament tables; each such turn is a StandIn row)",
+    )
     sealed = models.BooleanField(
         default=False,
         help_text="its deal is shared with tables still playing (a duplicate round): the replay, "
@@ -134,6 +139,9 @@ class Seat(models.Model):
     name = models.CharField(max_length=40, blank=True)
     invite_token = models.CharField(max_length=40, unique=True, default=new_invite_token)
     joined = models.DateTimeField(null=True, blank=True)
+    last_seen = models.DateTimeField(
+        null=True, blank=True, help_text="the seat's socket last heard from (stand-in games)"
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "index"], name="unique_seat")]
@@ -164,6 +172,21 @@ class Seat(models.Model):
             "strength": self.bot_strength or None,
             "joined": self.joined is not None,
         }
+
+
+class StandIn(models.Model):
+    """A turn a bot played for a person who was gone (``Game.stand_in``): shown in the record."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="stand_ins")
+    seat = models.PositiveSmallIntegerField()
+    turn_number = models.PositiveIntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "turn_number"], name="one_stand_in_a_turn")
+        ]
+        ordering = ["game", "turn_number"]
 
 
 class GameEvent(models.Model):

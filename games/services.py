@@ -53,7 +53,17 @@ from games.engine.state import (
 from . import rows, signals
 from .errors import Conflict, Forbidden, Illegal, Invalid, NotFound
 from .identity import Identity, clean_name
-from .models import ActionReceipt, Game, GameEvent, GameResult, Mode, Seat, SeatKind, Status
+from .models import (
+    ActionReceipt,
+    Game,
+    GameEvent,
+    GameResult,
+    Mode,
+    Seat,
+    SeatKind,
+    StandIn,
+    Status,
+)
 from .modes import BOT_STRENGTHS, setup_from
 
 # A timeout fires this long after the deadline, so a move sent at the last moment, still
@@ -110,13 +120,14 @@ def create_seated_game(
     rated: bool = False,
     seed: bytes | None = None,
     sealed: bool = False,
+    stand_in: bool = False,
 ) -> Game:
     """A game whose every seat is already taken, dealt at once: a tournament table or a
     matched seek. ``seats`` in seat order, each ``{"user_id": id, "name": name}`` for a
     person or ``{"bot": strength}``; ``options`` as for :func:`create_game` (mode, clock,
     days, target). ``seed`` deals a given deal (a duplicate round's tables share one);
-    ``sealed`` withholds its replay, record and seed until :func:`unseal` (docs/design.md
-    "Tournaments")."""
+    ``sealed`` withholds its replay, record and seed until :func:`unseal`; with ``stand_in``
+    a bot plays the turns of a person gone for a minute (docs/design.md "Tournaments")."""
     try:
         setup = setup_from({**options, "players": len(seats)})
         GameConfig(setup.rules, setup.players, setup.match)
@@ -136,6 +147,7 @@ def create_seated_game(
             listed=False,
             rated=rated,
             sealed=sealed,
+            stand_in=stand_in and setup.clock_seconds is not None,
             seed=(seed or secrets.token_bytes(32)).hex(),
         )
         for index, plan in enumerate(seats):
@@ -726,6 +738,64 @@ def play_bot_turn(gid: str, turn_number: int, think: bool = True) -> bool:
         except (Illegal, Invalid):
             # A bot must never stall a game: if its choice is refused, it draws.
             apply_action(game, Draw(seat.index))
+    return True
+
+
+# Stand-ins: a bot plays for a person gone from a live tournament table
+
+
+STAND_IN_AFTER = timedelta(seconds=60)
+STAND_IN_STRENGTH = "casual"
+
+
+def seen(game_id: int, seat_index: int, now: datetime | None = None) -> None:
+    """The seat's socket was heard from (connect, ping, disconnect): a stand-in game only."""
+    Seat.objects.filter(game_id=game_id, index=seat_index).update(last_seen=now or timezone.now())
+
+
+def due_stand_ins(now: datetime | None = None) -> list[tuple[str, int]]:
+    """Running stand-in games whose turn is a person's who has been gone longer than
+    :data:`STAND_IN_AFTER` (no socket heard from): ``(gid, turn_number)``."""
+    limit = (now or timezone.now()) - STAND_IN_AFTER
+    due = []
+    running = Game.objects.filter(status=Status.PLAYING, stand_in=True)
+    for gid, game_id, turn_number, turn, started in running.values_list(
+        "public_id", "pk", "turn_number", "state__turn", "started"
+    ):
+        seat = Seat.objects.filter(game_id=game_id, index=turn, kind=SeatKind.HUMAN).first()
+        if seat is None:
+            continue
+        last = seat.last_seen or started
+        if last is not None and last <= limit:
+            due.append((gid, turn_number))
+    return due
+
+
+def play_stand_in_turn(gid: str, turn_number: int, now: datetime | None = None) -> bool:
+    """A casual bot's move for the gone person whose turn ``turn_number`` is, kept as a
+    :class:`StandIn` row; a turn is stood in for once. False if they came back or it moved."""
+    if (gid, turn_number) not in due_stand_ins(now):
+        return False
+    game = Game.objects.get(public_id=gid)
+    seen_seq = game.seq
+    state = state_from_record(game.state or {})
+    rng = random.Random(f"{game.seed}:{turn_number}:stand-in")
+    action: Action = bots.choose_action(view_for(state, state.turn), rng, STAND_IN_STRENGTH)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Status.PLAYING or game.turn_number != turn_number:
+            return False
+        if game.seq != seen_seq:  # the game changed while the bot thought: it draws
+            state = state_from_record(game.state or {})
+            action = Draw(state.turn)
+        try:
+            StandIn.objects.create(game=game, seat=state.turn, turn_number=turn_number)
+        except IntegrityError:
+            return False
+        try:
+            apply_action(game, action)
+        except (Illegal, Invalid):
+            apply_action(game, Draw(state.turn))
     return True
 
 

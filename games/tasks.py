@@ -36,14 +36,24 @@ def bot_turn(gid: str, turn_number: int) -> bool:
 
 @shared_task(ignore_result=True, soft_time_limit=5, time_limit=10)
 def sweep_bot_turns() -> int:
-    """Queue again every bot turn whose task was lost (beat, every 2 s)."""
+    """Queue again every bot turn whose task was lost, and the turns of people gone from a
+    stand-in game (beat, every 2 s)."""
     queued = 0
     for gid, turn in services.due_bot_turns():
         bot_turn.delay(gid, turn)
         queued += 1
+    for gid, turn in services.due_stand_ins():
+        stand_in_turn.delay(gid, turn)
+        queued += 1
     if queued:
         log.info("sweep: queued %s lost bot turns again", queued)
     return queued
+
+
+@shared_task(ignore_result=True, soft_time_limit=20, time_limit=30)
+def stand_in_turn(gid: str, turn_number: int) -> bool:
+    """A bot's move for a person gone from a live tournament table (services.STAND_IN_AFTER)."""
+    return services.play_stand_in_turn(gid, turn_number)
 
 
 @shared_task(ignore_result=True, soft_time_limit=10, time_limit=20)

@@ -209,6 +209,8 @@ def record(request: HttpRequest, gid: str) -> HttpResponse:
             "commitment": game.commitment,
             "seed": game.seed,
             "events": [e.payload for e in game.events.order_by("seq")],
+            # Turns a bot played for a person who was gone (docs/design.md "Tournaments").
+            "stand_ins": list(game.stand_ins.values("seat", "turn_number")),
         }
     )
     response["Content-Disposition"] = f'attachment; filename="rummi-{gid}.json"'

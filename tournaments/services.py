@@ -543,6 +543,7 @@ def _make_table(t: Tournament, rnd: Round, number: int, entries: list[Entry]) ->
         rated=t.rated,
         seed=seed,
         sealed=t.format == Format.DUPLICATE,
+        stand_in=not t.correspondence_days,
     )
     table = Table.objects.create(round=rnd, number=number, game=game)
     TableSeat.objects.bulk_create(
