@@ -20,6 +20,8 @@ from typing import Any
 from celery.app.task import Task
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from games.modes import BOT_STRENGTHS
@@ -88,6 +90,9 @@ class Command(BaseCommand):
             raise CommandError(f"--players must be at least the table size ({size})")
         if not 1 <= options["rounds"] <= 50:
             raise CommandError("--rounds is 1 to 50")
+        executor = MigrationExecutor(connection)
+        if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+            raise CommandError("the database is not migrated: run manage.py migrate first")
         rng = random.Random(f"simulate:{options['seed']}")
         fmt = options["format"]
         t = Tournament(
