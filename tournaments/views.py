@@ -23,9 +23,9 @@ from . import services
 from .models import Entry, Format, RoundState, State, Table, Tournament
 
 TIEBREAKS = (
-    ("score", "Score"),
-    ("buchholz", "Buchholz"),
-    ("sonneborn_berger", "Sonneborn-Berger"),
+    ("score", "Score", "Score"),
+    ("buchholz", "Buchholz", "Buch."),
+    ("sonneborn_berger", "Sonneborn-Berger", "S-B"),
 )
 
 
@@ -91,6 +91,10 @@ def pairing_rows(t: Tournament) -> list[dict[str, Any]]:
                     "entries": [s.entry_id for s in table.seats.all()],
                     "places": [s.place for s in table.seats.all()],
                     "points": [s.points for s in table.seats.all()],
+                    "seats": [
+                        {"name": s.entry.name, "place": s.place, "points": s.points}
+                        for s in table.seats.all()
+                    ],
                 }
             )
         rounds.append(
@@ -221,13 +225,13 @@ def standings_csv(request: HttpRequest, tid: int) -> HttpResponse:
             r["rank"] or "",
             r["player"],
             r["points"],
-            *(r["tiebreaks"][k] for k, _ in TIEBREAKS),
+            *(r["tiebreaks"][k] for k, _, _ in TIEBREAKS),
             r["byes"],
             "withdrawn" if r["withdrawn"] else "",
         ]
         for r in standing_rows(t)
     ]
-    header = ["rank", "player", "points", *(k for k, _ in TIEBREAKS), "byes", "note"]
+    header = ["rank", "player", "points", *(k for k, _, _ in TIEBREAKS), "byes", "note"]
     return _csv(f"tournament-{t.pk}-standings.csv", header, rows)
 
 
