@@ -18,6 +18,9 @@ Every signal's sender is :class:`games.models.Game`; the arguments are keywords:
   one per seat, written in the transaction of the final event.
 * ``guest_adopted``: ``guest_key``, ``user``: a guest signed in and their seats are now the
   user's; apps move the guest's other rows on this (puzzles: attempts and rating).
+* ``tournament_finished``: ``tournament_id``, ``name``, ``places`` (``[(user_id, rank), ...]``
+  for the signed-in entrants): sent by the tournaments app when one ends, so that other apps
+  (trophies) hear of it without importing it.
 """
 
 from __future__ import annotations
@@ -30,3 +33,4 @@ turn_started = Signal()
 round_ended = Signal()
 game_finished = Signal()
 guest_adopted = Signal()
+tournament_finished = Signal()

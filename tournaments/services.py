@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from games import services as games
 from games.engine.state import commitment
+from games import signals as game_signals
 from games.errors import Conflict, Forbidden, Invalid, NotFound
 from games.models import Game, GameEvent, GameResult, Mode, Status
 from games.modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, LIVE_CLOCKS
@@ -735,6 +736,14 @@ def finish(t: Tournament) -> None:
     if updated:
         recompute_standings(t)
         record(t, None, "finished", public=True)
+        places = list(
+            t.entries.filter(user__isnull=False, withdrawn=False).values_list("user_id", "rank")
+        )
+        transaction.on_commit(
+            lambda: game_signals.tournament_finished.send(
+                Game, tournament_id=t.pk, name=t.name, places=places
+            )
+        )
 
 
 # Standings
