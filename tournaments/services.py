@@ -25,8 +25,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import services as games
-from games.engine.state import commitment
 from games import signals as game_signals
+from games.engine.state import commitment
 from games.errors import Conflict, Forbidden, Invalid, NotFound
 from games.models import Game, GameEvent, GameResult, Mode, Status
 from games.modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, LIVE_CLOCKS
