@@ -29,6 +29,8 @@ from games.engine.state import replay, state_to_record
 from games.identity import Identity
 from games.models import Game
 from rummi_site.urls import urlpatterns as site_patterns
+from tournaments import services as tournaments
+from tournaments.models import Tournament
 
 PASSWORD = "tiles-and-racks-42"
 
@@ -51,6 +53,23 @@ def sign_in_organiser(request: HttpRequest) -> HttpResponse:
         user.save(update_fields=["is_staff", "is_superuser"])
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return redirect(request.GET.get("next", "/admin/"))
+
+
+@csrf_exempt
+def make_tournament(request: HttpRequest) -> JsonResponse:
+    """Body: name, players (usernames entered), bots (how many beginner bots), and any other
+    Tournament fields; it starts in a day unless "start" is true."""
+    spec = json.loads(request.body)
+    fields = {k: v for k, v in spec.items() if k not in ("players", "bots", "start")}
+    fields.setdefault("starts_at", timezone.now() + timedelta(days=1))
+    t = Tournament.objects.create(**{"mode": "lan", "table_size": 2, "rounds": 1, **fields})
+    for name in spec.get("players", []):
+        tournaments.add_player(None, t, username=_user(name).username)
+    for _ in range(spec.get("bots", 0)):
+        tournaments.add_player(None, t, bot="beginner")
+    if spec.get("start"):
+        tournaments.start(None, t.pk)
+    return JsonResponse({"id": t.pk, "url": t.get_absolute_url()})
 
 
 def sign_in(request: HttpRequest, name: str) -> HttpResponse:
@@ -143,6 +162,7 @@ def load_puzzles(request: HttpRequest) -> JsonResponse:
 urlpatterns = [
     path("__test__/login/<str:name>/", sign_in),
     path("__test__/organiser/", sign_in_organiser),
+    path("__test__/tournament", make_tournament),
     path("__test__/games", make_game),
     path("__test__/expire/<str:gid>", expire),
     path("__test__/puzzles", load_puzzles),

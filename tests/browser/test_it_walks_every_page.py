@@ -39,7 +39,12 @@ def tables(site: str) -> Iterator[dict[str, str]]:
     done = call(site + "/__test__/games", {"players": ["walker", "rival"]})
     call(site + f"/__test__/resign/{done['gid']}/rival")
     waiting = call(site + "/__test__/games", {"players": ["walker"], "options": {"players": 2}})
+    cup = call(
+        site + "/__test__/tournament",
+        {"name": "Walk Cup", "description": "A walk.", "players": ["walker"], "bots": 3},
+    )
     yield {
+        "tournament": cup["url"],
         "bot": bot["url"],
         "duel": duel["url"],
         "done": done["url"],
@@ -67,6 +72,9 @@ SIGNED_OUT = [
     ("replay", "replay"),
     ("verify", "verify"),
     ("leaderboard", "/leaderboard/"),
+    ("tournaments", "/tournaments/"),
+    ("tournament", "tournament"),
+    ("tournaments-help", "/tournaments/how-they-work/"),
     ("profile", "/@/walker/"),
     ("profile-games", "/@/walker/games/"),
     ("404", "/__test__/error/404"),
@@ -90,6 +98,8 @@ SIGNED_IN = [
     ("account", "/account/"),
     ("profile", "/@/walker/"),
     ("leaderboard", "/leaderboard/"),
+    ("tournaments", "/tournaments/"),
+    ("tournament", "tournament"),
 ]
 
 
