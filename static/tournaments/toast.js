@@ -45,7 +45,7 @@ function toast(row) {
   go.textContent = "Go to your table";
   const close = document.createElement("button");
   close.type = "button";
-  close.className = "quiet";
+  close.className = "button quiet";
   close.textContent = "Later";
   close.addEventListener("click", () => box.remove());
   box.append(text, go, " ", close);
