@@ -18,6 +18,10 @@ Every signal's sender is :class:`games.models.Game`; the arguments are keywords:
   one per seat, written in the transaction of the final event.
 * ``guest_adopted``: ``guest_key``, ``user``: a guest signed in and their seats are now the
   user's; apps move the guest's other rows on this (puzzles: attempts and rating).
+* ``puzzle_solved``: ``user_id``, ``attempt_id``: a signed-in player solved a puzzle (its
+  attempt is closed and rated). The puzzles app sends it, with the puzzles ``Attempt`` model as
+  sender; it lives here because apps import no other app, and this module is what every app
+  may import (players awards the puzzle trophies on it).
 """
 
 from __future__ import annotations
@@ -30,3 +34,4 @@ turn_started = Signal()
 round_ended = Signal()
 game_finished = Signal()
 guest_adopted = Signal()
+puzzle_solved = Signal()
