@@ -21,6 +21,10 @@ Every signal's sender is :class:`games.models.Game`; the arguments are keywords:
 * ``tournament_finished``: ``tournament_id``, ``name``, ``places`` (``[(user_id, rank), ...]``
   for the signed-in entrants): sent by the tournaments app when one ends, so that other apps
   (trophies) hear of it without importing it.
+* ``puzzle_solved``: ``user_id``, ``attempt_id``: a signed-in player solved a puzzle (its
+  attempt is closed and rated). The puzzles app sends it, with the puzzles ``Attempt`` model as
+  sender; it lives here because apps import no other app, and this module is what every app
+  may import (players awards the puzzle trophies on it).
 """
 
 from __future__ import annotations
@@ -34,3 +38,4 @@ round_ended = Signal()
 game_finished = Signal()
 guest_adopted = Signal()
 tournament_finished = Signal()
+puzzle_solved = Signal()

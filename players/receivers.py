@@ -1,5 +1,5 @@
 """The players app's subscribers to games/signals.py: a finished game is rated and its
-trophies awarded.
+trophies awarded; a solved puzzle awards the solver's puzzle trophies.
 
 A receiver must not raise (the mover was answered already): each logs its own failure.
 """
@@ -12,7 +12,7 @@ from typing import Any
 from django.dispatch import receiver
 
 from games.models import Game
-from games.signals import game_finished
+from games.signals import game_finished, puzzle_solved
 
 from . import ratings, trophies
 
@@ -32,3 +32,12 @@ def rate_and_award(sender: Any, gid: str, **kwargs: Any) -> None:
         trophies.award_game(game_id)
     except Exception:
         log.exception("awarding the trophies of game %s failed", gid)
+
+
+@receiver(puzzle_solved, dispatch_uid="players.award_puzzle_trophies")
+def award_puzzle_trophies(sender: Any, user_id: int, **kwargs: Any) -> None:
+    """Each puzzle trophy once: a trophy held already (a second delivery) awards nothing."""
+    try:
+        trophies.award(list(trophies.puzzle_trophies(user_id)))
+    except Exception:
+        log.exception("awarding the puzzle trophies of user %s failed", user_id)

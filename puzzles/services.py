@@ -25,6 +25,7 @@ from games.engine.errors import IllegalMove, InvalidInput
 from games.engine.tiles import Tile, parse_tiles
 from games.errors import Conflict, Illegal, Invalid, NotFound
 from games.identity import Identity
+from games.signals import puzzle_solved
 
 from . import glicko
 from .arrangements import codes, played_tiles, rearrangement
@@ -376,6 +377,9 @@ def _finish(attempt: Attempt, solved: bool, now: dt.datetime) -> dict[str, Any]:
         player = Identity(user_id=attempt.user_id, guest_key=attempt.guest_key)
         change = _rate(attempt, player) if _is_rated(attempt, player) else None
         _streak_after(attempt, player, solved)
+        if solved and attempt.user_id is not None:
+            sent = {"user_id": attempt.user_id, "attempt_id": attempt.pk}
+            transaction.on_commit(lambda: puzzle_solved.send(Attempt, **sent))
     return {"seconds": round(seconds, 1), "hints": attempt.hints, "rating": change}
 
 

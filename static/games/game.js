@@ -10,7 +10,7 @@ import { Board } from "./state.js";
 import { Ui, escapeHtml } from "./ui.js";
 
 export const SETTINGS_KEY = "rummi:settings";
-const DEFAULTS = { felt: "green", back: "lattice", outline: true, cb: false, mute: false };
+const DEFAULTS = { felt: "green", back: "lattice", outline: true, cb: false, mute: false, sort: "colour" };
 
 export function loadSettings() {
   try {
@@ -22,14 +22,20 @@ export function loadSettings() {
 
 export function start(root, boot) {
   const seat = boot.seat ?? boot.me ?? null;
+  const settings = loadSettings();
   const board = new Board({
     gid: boot.gid,
     seat,
     codes: boot.tile_codes,
     correspondence: !!(boot.correspondence_days ?? boot.correspondence),
+    sort: settings.sort,
   });
   const ui = new Ui(root, board, boot);
-  const settings = loadSettings();
+  // The account's sort, arriving after load (static/players/board-settings.js), re-sorts a
+  // rack the player has not arranged yet.
+  root.rummiUseSort = (kind) => {
+    if (board.useSort(kind)) ui.render();
+  };
   applySettings(root, settings);
   bindSettings(root, ui, settings);
 
@@ -370,6 +376,7 @@ export function applySettings(root, s) {
   root.classList.toggle("rm-cb", !!s.cb);
   root.classList.toggle("rm-no-outline", !s.outline);
   sounds.setMuted(!!s.mute);
+  if (s.sort) root.rummiUseSort?.(s.sort);
 }
 
 function bindSettings(root, ui, settings) {

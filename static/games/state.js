@@ -9,8 +9,10 @@ const sameMelds = (a, b) =>
 const meldKey = (m) => m.join(",");
 
 export class Board {
-  constructor({ gid, seat, codes, correspondence = false, storage = globalThis.localStorage }) {
+  constructor({ gid, seat, codes, correspondence = false, storage = globalThis.localStorage, sort = "colour" }) {
     this.gid = gid;
+    this.sort = sort; // how the rack is sorted when it is dealt: "colour", "number" or "none"
+    this.autoSorted = false; // the rack is still as the board sorted it at load
     this.seat = seat;
     this.codes = codes;
     this.correspondence = correspondence;
@@ -127,7 +129,20 @@ export class Board {
       this.rack[tier].push(id);
       if (previous && !before.has(id)) this.fresh.add(id);
     }
-    if (!previous && !stored) this.sortRack("colour", false);
+    if (!previous && !stored) {
+      if (this.sort !== "none") this.sortRack(this.sort, false);
+      this.autoSorted = true;
+    }
+  }
+
+  /** The player's sort preference arrived (the account's, after load): re-sort a rack the
+   * player has not touched yet. True when the rack changed. */
+  useSort(kind) {
+    const changed = kind !== this.sort;
+    this.sort = kind;
+    if (!changed || !this.autoSorted || this.undoStack.length || kind === "none") return false;
+    this.sortRack(kind, false);
+    return true;
   }
 
   /** After a draft comes back, rack tiles now on the table leave the rack. */

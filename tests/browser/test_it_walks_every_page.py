@@ -89,6 +89,7 @@ SIGNED_IN = [
     ("trainer", "/puzzles/"),
     ("puzzle", "/puzzles/next/"),
     ("daily", "/puzzles/daily/"),
+    ("editor", "/puzzles/editor/"),
     ("game-vs-bot", "bot"),
     ("game", "duel"),
     ("game-over", "done"),
@@ -106,6 +107,8 @@ SIGNED_IN = [
 def _shared_puzzle(page: Any, site: str) -> str:
     """Make a puzzle in the editor and save it: the address of its shared page."""
     page.goto(site + "/puzzles/editor/")
+    page.wait_for_selector("#pz-editor[data-ready]")
+    page.click(".ed-advanced summary")  # the text form, folded under the visual editor
     page.fill("#editor-table", "R7 K7 Y7\nB4 B5 B6")
     page.fill("#editor-rack", "B7 Y4")
     page.click("button[value=save]")
