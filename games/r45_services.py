@@ -6,8 +6,8 @@ links, event log, receipts, result rows and lifecycle signals as a Rummikub game
 families differ (dealing, acting, timeouts, bot turns, views); everything else (creating,
 joining, rematches, the scorecard from the result rows) is shared.
 
-* **Acting**: ``POST /api/games/<gid>/r45`` with ``{"action": "Draw", ..., "key", "expected_seq"}``
-  (the fields of the engine's action, ``games.engine.r45.state.action_from_dict``), under the
+* **Acting**: ``POST /api/games/<gid>/r45`` with ``{"move": {"action": "Draw", ...}, "key",
+  "expected_seq"}`` (the move as ``games.engine.r45.state.action_from_dict`` reads it), under the
   same idempotency key and expected-seq contract as every other action. A turn is several
   actions; before play several seats may act (the trump, the doubles exchange, ready).
 * **Clock**: a deadline runs from the start of the setup and of every turn. A timeout readies
@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from games.engine.errors import IllegalMove, InvalidInput
 from games.engine.r45 import bots
+from games.engine.r45.audit import audit_record
 from games.engine.r45.events import (
     Discarded,
     Displayed,
@@ -49,7 +50,9 @@ from games.engine.r45.state import (
     Ready,
     action_from_dict,
     apply,
+    evolve,
     new_game,
+    replay,
     state_from_record,
     state_to_record,
     to_act,
@@ -139,9 +142,8 @@ def _act_locked(
         raise Conflict("stale", "The game moved on; here is where it stands.", **answer(game, seat))
     if game.status != Status.PLAYING:
         raise Conflict("not_playing", "This game is not being played now.")
-    fields = {k: v for k, v in body.items() if k not in ("key", "expected_seq")}
     try:
-        action = action_from_dict(fields, seat)
+        action = action_from_dict(body.get("move"), seat)
     except InvalidInput as error:
         raise Invalid("bad_action", str(error)) from None
     state = apply_action(game, action)
@@ -477,3 +479,94 @@ def my_turn(game: Game, seat: int) -> bool:
 
 def seat_names(game: Game) -> list[str]:
     return [s.name or f"Seat {s.index + 1}" for s in Seat.objects.filter(game=game)]
+
+
+# Replays and the seed check
+
+
+def describe(event: dict[str, Any], names: list[str]) -> str:
+    """One line of the replay for an event (as a spectator may read it)."""
+    kind = event["kind"]
+    who = names[event["seat"]] if "seat" in event else ""
+    code = str(TILES[event["tile"]]) if isinstance(event.get("tile"), int) else ""
+    lines = {
+        "R45Started": f"Game started; the deal is committed as {event.get('commitment', '')[:12]}…",
+        "Dealt": "Dealt: the trump is turned up",
+        "TrumpShown": f"{who} showed the trump's twin (+50 at the end)",
+        "DoublesAnnounced": f"{who} announced doubles: {', '.join(event.get('sizes', []))}",
+        "ExchangeOffered": f"{who} offered to exchange a double",
+        "DoublesExchanged": f"{who} exchanged a double",
+        "ExchangeDeclined": f"{who} declined an exchange",
+        "PlayerReady": f"{who} is ready",
+        "PlayStarted": f"Play starts: {names[event['first']]} lays the locomotive"
+        if "first" in event
+        else "Play starts",
+        "TileDrawn": f"{who} drew from the stack",
+        "StockRenewed": "The train was shuffled into a new stack",
+        "DiscardTaken": f"{who} took the last discard, {code}",
+        "TrumpTaken": f"{who} took the trump, {code}",
+        "TrainBroken": f"{who} broke the train",
+        "Displayed": f"{who} displayed {len(event.get('melds', []))} meld(s)",
+        "Stitched": f"{who} stitched {code}",
+        "JokerBorrowed": f"{who} borrowed a joker",
+        "Discarded": f"{who} discarded {code}",
+        "FewTilesAnnounced": f"{who} has {event.get('count')} tiles left",
+        "WentOutOnBoard": f"{who} went out on the board: {event.get('combination')}",
+    }
+    if kind == "GameEnded":
+        winner = event.get("winner", -1)
+        ending = names[winner] + " won" if winner >= 0 else "no winner"
+        return f"Game over ({str(event['reason']).replace('_', ' ')}): {ending}"
+    return lines.get(kind, kind)
+
+
+def replay_steps(game: Game) -> list[dict[str, Any]]:
+    """The replay page's steps (templates/games/replay.html): the displays after each event,
+    every board's size, and the boards' tiles only once the game is over."""
+    names = [s.name or f"Seat {s.index + 1}" for s in game.seats.all()]
+    rows = list(game.events.order_by("seq"))
+    show = game.status == Status.FINISHED
+    from_events = [row.payload for row in rows]
+    state = replay_state(from_events[:1])
+    steps = []
+    for row in rows[1:]:
+        state = evolve_state(state, row.payload)
+        public = view_for(state, None)
+        train = public["train_codes"]
+        text = describe(row.payload, names)
+        if train:
+            text += f" · train {' '.join(train[-3:])}"
+        steps.append(
+            {
+                "seq": row.seq,
+                "text": text,
+                "table": [meld["codes"] for meld in public["melds"]],
+                "racks": [
+                    {
+                        "name": names[s] if s < len(names) else f"Seat {s + 1}",
+                        "count": len(rack),
+                        "tiles": [str(TILES[t]) for t in rack] if show else [],
+                    }
+                    for s, rack in enumerate(state.racks)
+                ],
+                "pool": len(state.stock),
+                "totals": list(state.scores) or [0] * state.players,
+            }
+        )
+    return steps
+
+
+def replay_state(payloads: list[dict[str, Any]]) -> R45State:
+    return replay(payloads)
+
+
+def evolve_state(state: R45State, payload: dict[str, Any]) -> R45State:
+    return evolve(state, event_from_dict(payload))
+
+
+def seed_check(game: Game) -> dict[str, Any] | None:
+    """The verify page's check of a finished game (``games.engine.r45.audit``)."""
+    if game.status != Status.FINISHED:
+        return None
+    events = [e.payload for e in game.events.order_by("seq")]
+    return audit_record({"events": events, "seed": game.seed})[1]

@@ -4,15 +4,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0011_stand_ins'),
+        ("games", "0011_stand_ins"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='game',
-            name='mode',
-            field=models.CharField(choices=[('parlor', 'Parlor League'), ('blitz', 'Blitz'), ('sandbox', 'Sandbox'), ('rush', 'Rummy Rush'), ('lan', 'LAN rules'), ('r45', 'Rummy 45')], default='parlor', max_length=10),
+            model_name="game",
+            name="mode",
+            field=models.CharField(
+                choices=[
+                    ("parlor", "Parlor League"),
+                    ("blitz", "Blitz"),
+                    ("sandbox", "Sandbox"),
+                    ("rush", "Rummy Rush"),
+                    ("lan", "LAN rules"),
+                    ("r45", "Rummy 45"),
+                ],
+                default="parlor",
+                max_length=10,
+            ),
         ),
     ]

@@ -3,15 +3,19 @@ replays to its cached state (docs/design.md "The Rummy 45 engine")."""
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from games import services
+from games.engine.r45 import bots
 from games.engine.r45.state import TILES, replay, state_from_record
-from games.models import Game
-from ..conftest import viewer
+from games.models import Game, Status
+
+from ..conftest import key, viewer
 
 
 @pytest.fixture(autouse=True)
@@ -46,3 +50,28 @@ def r45_bots(alice: Any, django_capture_on_commit_callbacks: Any) -> Game:
         )
     game.refresh_from_db()
     return game
+
+
+def move(action: Any) -> dict[str, Any]:
+    """An engine action as the API takes it: its name and fields, lists for tuples."""
+    fields = {n: getattr(action, n) for n in action.__dataclass_fields__ if n != "seat"}
+    return {"action": type(action).__name__, **json.loads(json.dumps(fields))}
+
+
+def play_out(game: Game, user: Any, capture: Any, strength: str = "hard") -> Game:
+    """Play ``user``'s seat with a bot of ``strength`` through ``services.act`` (the bots'
+    work run on each commit by ``capture``) until the game ends."""
+    me = viewer(user)
+    for step in range(3000):
+        game.refresh_from_db()
+        if game.status == Status.FINISHED:
+            return game
+        summary = services.game_summary(game, me)
+        view = summary["view"]
+        if view["seat"] not in view["to_act"]:
+            raise AssertionError(f"the bots stopped with nobody to act: {view}")
+        action = bots.choose_action(view, random.Random(step), strength)
+        body = {"move": move(action), "key": key(), "expected_seq": summary["seq"]}
+        with capture(execute=True):
+            services.act(game.public_id, me, "r45", body)
+    raise AssertionError(f"the game did not end: {game.state}")
