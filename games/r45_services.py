@@ -57,7 +57,7 @@ from games.engine.r45.state import (
     state_to_record,
     to_act,
 )
-from games.engine.r45.views import event_for, view_for
+from games.engine.r45.views import CODES, event_for, view_for
 
 from . import signals
 from .errors import Conflict, Forbidden, Illegal, Invalid, NotFound
@@ -68,6 +68,11 @@ ACTION = "r45"  # the URL's action name: POST /api/games/<gid>/r45
 # The site's bot strengths (games/modes.py BOT_STRENGTHS) played by the engine's two.
 STRENGTHS = {"beginner": "easy", "casual": "easy", "strong": "hard", "master": "hard"}
 MAX_BOT_ACTIONS = 400  # a bot's run of actions in one call, far above any real turn
+
+
+def tile_codes() -> list[str]:
+    """Every tile id's code, for a board to draw the tiles it is shown."""
+    return list(CODES)
 
 
 def is_r45(game: Game) -> bool:

@@ -169,7 +169,7 @@ def _r45_page(request: HttpRequest, game: Game, summary: dict[str, Any]) -> Http
     bootstrap = {
         **summary,
         "seat": summary["me"],
-        "tile_codes": list(r45_services.CODES),
+        "tile_codes": r45_services.tile_codes(),
         "api": game.api_url,
         "ws": game.socket_path,
         "home": reverse("home"),

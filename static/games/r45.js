@@ -21,6 +21,8 @@ let selected = new Set(); // tile ids of your own board
 let drafts = []; // melds being built: tile ids, yours or the table's (a discard, the train, a joker)
 let busy = false;
 let endShown = false;
+let dragging = false; // while a tile is carried, updates wait: the board is drawn after the drop
+let pending = false;
 
 const name = (seat) => SEATS[seat]?.name || `Seat ${seat + 1}`;
 const code = (id) => CODES[id];
@@ -176,6 +178,7 @@ function draggable(el, id, onClick) {
     el.setPointerCapture(down.pointerId);
     const move = (e) => {
       if (!ghost && Math.hypot(e.clientX - start.x, e.clientY - start.y) > 6) {
+        dragging = true;
         ghost = el.cloneNode(true);
         ghost.classList.add("r45-ghost");
         document.body.append(ghost);
@@ -196,9 +199,10 @@ function draggable(el, id, onClick) {
       el.classList.remove("r45-lifted");
       if (!ghost) return onClick();
       ghost.remove();
-      if (e.type === "pointercancel") return;
-      const target = dropTarget(e.clientX, e.clientY);
+      dragging = false;
+      const target = e.type === "pointercancel" ? null : dropTarget(e.clientX, e.clientY);
       if (target) dropped(id, target, e.clientX);
+      if (pending) render();
     };
     el.addEventListener("pointermove", move);
     el.addEventListener("pointerup", up);
@@ -376,6 +380,11 @@ function renderClock() {
 }
 
 function render() {
+  if (dragging) {
+    pending = true;
+    return;
+  }
+  pending = false;
   $("r45-stock").textContent = view ? view.stock : "?";
   const trump = $("r45-trump-tile");
   trump.replaceChildren(view?.trump !== null && view?.trump !== undefined ? tileEl(view.trump) : "?");
