@@ -88,9 +88,9 @@ def seat_index(game: Game, viewer: Identity) -> int | None:
     for seat in game.seats.all():
         if viewer.user_id is not None and seat.user_id == viewer.user_id:
             return seat.index
-        if viewer.user_id is None and viewer.guest_key and not seat.user_id:
-            if seat.guest_key == viewer.guest_key:
-                return seat.index
+        guest = viewer.user_id is None and viewer.guest_key and not seat.user_id
+        if guest and seat.guest_key == viewer.guest_key:
+            return seat.index
     return None
 
 

@@ -29,7 +29,10 @@ def my_turn(page: Any) -> Any:
 
 def move_of(action: Any) -> dict[str, Any]:
     fields = {n: getattr(action, n) for n in action.__dataclass_fields__ if n != "seat"}
-    plain = {n: [list(v) if isinstance(v, tuple) else v for v in x] if isinstance(x, tuple) else x for n, x in fields.items()}
+    plain = {
+        n: [list(v) if isinstance(v, tuple) else v for v in x] if isinstance(x, tuple) else x
+        for n, x in fields.items()
+    }
     return {"action": type(action).__name__, **plain}
 
 
@@ -65,7 +68,9 @@ def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
             page.wait_for_function("r45.view.taken")
         before = len(page.evaluate("r45.view.train"))
         rack = page.evaluate("r45.view.rack")
-        page.wait_for_function(f"document.querySelectorAll('#r45-hand .r45-tile').length === {len(rack)}")
+        page.wait_for_function(
+            f"document.querySelectorAll('#r45-hand .r45-tile').length === {len(rack)}"
+        )
         tile = int(page.locator("#r45-hand .r45-tile").first.get_attribute("data-tile"))
         chosen = page.locator(f'#r45-hand [data-tile="{tile}"]')
         if turn == 0:
