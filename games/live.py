@@ -25,8 +25,10 @@ from django.urls import reverse
 
 from games.engine.events import Event
 from games.engine.projection import event_for, view_for
+from games.engine.r45.state import R45State
 from games.engine.state import GameState
 
+from . import r45_services
 from .models import Game
 from .services import without_seed
 
@@ -71,11 +73,13 @@ def frame_for(
 
 
 def frames_by_viewer(
-    state: GameState,
+    state: GameState | R45State,
     seq: int,
     numbered: list[tuple[int, Event]],
     extra: dict[str, Any] | None = None,
 ) -> dict[str, dict[str, Any]]:
+    if isinstance(state, R45State):  # Rummy 45: its own views, as secret (r45_services)
+        return r45_services.frames_by_viewer(state, seq, numbered, extra or {})  # type: ignore[arg-type]
     seats: list[int | None] = [*range(state.config.players), None]
     return {
         SPECTATOR if s is None else str(s): frame_for(state, seq, numbered, s, extra) for s in seats
@@ -85,7 +89,7 @@ def frames_by_viewer(
 def broadcast(
     gid: str,
     seq: int,
-    state: GameState,
+    state: GameState | R45State,
     numbered: list[tuple[int, Event]],
     extra: dict[str, Any] | None = None,
 ) -> None:

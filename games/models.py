@@ -24,6 +24,7 @@ class Mode(models.TextChoices):
     SANDBOX = "sandbox", "Sandbox"
     RUSH = "rush", "Rummy Rush"
     LAN = "lan", "LAN rules"
+    R45 = "r45", "Rummy 45"  # the second game family (docs/rules-45.md, games/r45_services.py)
 
 
 class Status(models.TextChoices):

@@ -24,7 +24,7 @@ def players_allowed(mode: str) -> tuple[int, ...]:
     set (2-4), the other modes take 2-6 (the large set from 5). As :func:`setup_from` checks."""
     if mode == Mode.RUSH:
         return (2,)
-    if mode == Mode.BLITZ:
+    if mode in (Mode.BLITZ, Mode.R45):
         return PLAYERS[:3]
     return PLAYERS
 
@@ -79,6 +79,13 @@ def setup_from(options: dict[str, Any]) -> Setup:
         target = _target(options)
         match = MatchFormat("single") if single else MatchFormat("target", target=target)
         rules, clock = rules_named("classic"), 30
+    elif mode == Mode.R45:
+        # Rummy 45 (docs/rules-45.md): the classic 106 tiles, 2-4 players, one game; the
+        # rules and match stored are the classic ones, which its engine does not read.
+        if players > 4:
+            raise InvalidInput("Rummy 45 is a game for 2-4 players")
+        rules, match = rules_named("classic"), MatchFormat("single")
+        clock = _choice(options, "clock", LIVE_CLOCKS, 60)
     elif mode == Mode.LAN:
         rules = rules_named("large" if large else "classic").with_penalty(1)
         match = MatchFormat("single")
@@ -141,6 +148,11 @@ GUIDES: dict[str, ModeGuide] = {
         "House rules of the table at home: one round, a 1-tile penalty, no clock unless set.",
         ("players", "clock", "days"),
         "One round and a 1-tile penalty on a timeout; no target score.",
+    ),
+    Mode.R45: ModeGuide(
+        "Romanian Rummy 45: draw and discard, display 45 points, stitch, or play on the board.",
+        ("players", "clock", "days"),
+        "The classic 106 tiles, 2-4 players, one game; a timeout draws and discards.",
     ),
 }
 

@@ -50,7 +50,7 @@ from games.engine.state import (
     state_to_record,
 )
 
-from . import rows, signals
+from . import r45_services, rows, signals
 from .errors import Conflict, Forbidden, Illegal, Invalid, NotFound
 from .identity import Identity, clean_name
 from .models import (
@@ -254,6 +254,9 @@ def join_game(viewer: Identity, token: str) -> Game:
 def _start_if_full(game: Game) -> None:
     if game.status != Status.WAITING or any(s.is_open for s in game.seats.all()):
         return
+    if r45_services.is_r45(game):
+        r45_services.start(game)
+        return
     config = GameConfig(
         Rules.from_dict(game.rules), game.players, MatchFormat.from_dict(game.match)
     )
@@ -286,6 +289,8 @@ def _table(raw: object) -> tuple[tuple[int, ...], ...]:
 
 def act(gid: str, viewer: Identity, name: str, body: dict[str, Any]) -> dict[str, Any]:
     """Apply a player's action; return the answer body or raise a domain error."""
+    if name == r45_services.ACTION:
+        return r45_services.act(gid, viewer, body)
     if name not in ACTIONS:
         raise NotFound("no_such_action", f"Unknown action {name!r}.")
     key = body.get("key")
@@ -344,6 +349,8 @@ def _act_on(
         )
     if game.status != Status.PLAYING:
         raise Conflict("not_playing", "This game is not being played now.")
+    if r45_services.is_r45(game):
+        raise Invalid("wrong_game", f"A Rummy 45 game's actions go to {r45_services.ACTION}.")
     action = ACTIONS[name](seat.index, body)
     state, _ = apply_action(game, action)
     answer = _answer(game, seat.index, state)
@@ -511,6 +518,9 @@ def timeout(gid: str, turn_number: int, now: datetime | None = None) -> bool:
         )
         if game is None or game.deadline is None or game.deadline + TIMEOUT_GRACE > now:
             return False
+        if r45_services.is_r45(game):
+            r45_services.time_out(game)
+            return True
         state = state_from_record(game.state or {})
         apply_action(game, TimeOut(state.turn, turn_number))
     return True
@@ -639,6 +649,8 @@ def grant_restart_grace(now: datetime | None = None) -> list[tuple[str, int, dat
 
 def _answer(game: Game, seat: int | None, state: GameState | None = None) -> dict[str, Any]:
     """The seq and the seat's view; ``state`` when the caller holds the game's state already."""
+    if r45_services.is_r45(game):
+        return r45_services.answer(game, seat)
     if state is None and game.state:
         state = state_from_record(game.state)
     view = view_for(state, seat) if state else None
@@ -683,6 +695,8 @@ def events_after(game: Game, viewer: Identity, after: int) -> dict[str, Any]:
     """The events after seq ``after``, each projected for the viewer."""
     seat = seat_of(game, viewer)
     index = seat.index if seat else None
+    if r45_services.is_r45(game):
+        return r45_services.events_after(game, index, after)
     rows = game.events.filter(seq__gt=after).order_by("seq")
     sealed = without_seed if game.sealed else (lambda shown: shown)
     return {
@@ -695,6 +709,10 @@ def events_after(game: Game, viewer: Identity, after: int) -> dict[str, Any]:
 
 
 def load_state(game: Game) -> GameState | None:
+    """The Rummikub state of a game (None before the deal, and for a Rummy 45 game, whose
+    state is ``r45_services.load``)."""
+    if r45_services.is_r45(game):
+        return None
     return state_from_record(game.state) if game.state else None
 
 
@@ -708,6 +726,8 @@ def play_bot_turn(gid: str, turn_number: int, think: bool = True) -> bool:
     With ``think`` False (its task ran out of time) the bot draws.
     """
     game = Game.objects.filter(public_id=gid).first()
+    if game is not None and r45_services.is_r45(game):
+        return r45_services.play_bot_turn(gid)  # keyed on the game as it stands
     if game is None or game.status != Status.PLAYING or game.turn_number != turn_number:
         return False
     seen = game.seq

@@ -17,7 +17,7 @@ from games.engine.rules import Rules
 from rummi_site.jsonapi import status_of
 from rummi_site.limits import limited
 
-from . import services
+from . import r45_services, services
 from .api import invites
 from .errors import DomainError
 from .forms import JoinForm, NewGameForm, RematchForm
@@ -41,6 +41,8 @@ def _my_games(request: HttpRequest) -> list[dict[str, Any]]:
         game = seat.game
         state = services.load_state(game)
         my_turn = bool(state and not state.finished and state.turn == seat.index)
+        if r45_services.is_r45(game):
+            my_turn = game.status == Status.PLAYING and r45_services.my_turn(game, seat.index)
         rows.append({"game": game, "seat": seat, "my_turn": my_turn, "state": state})
     rows.sort(key=lambda r: (not r["my_turn"], r["game"].status == Status.FINISHED))
     return rows
@@ -141,6 +143,8 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
             context["rematch_of"] = game.rematch_of
             context["rematch"] = services.rematch_state(game.rematch_of, viewer)
         return render(request, "games/waiting.html", context)
+    if r45_services.is_r45(game):
+        return _r45_page(request, game, summary)
     rules = Rules.from_dict(game.rules)
     bootstrap = {
         **summary,
@@ -157,6 +161,22 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
         "poll_ms": 2000 if "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"] else None,
     }
     return render(request, "games/game.html", {"game": game, "bootstrap": bootstrap})
+
+
+def _r45_page(request: HttpRequest, game: Game, summary: dict[str, Any]) -> HttpResponse:
+    """A Rummy 45 board (templates/games/r45.html, static/games/r45.js): only the asking
+    seat's own tiles are in its bootstrap, as in the API."""
+    bootstrap = {
+        **summary,
+        "seat": summary["me"],
+        "tile_codes": r45_services.tile_codes(),
+        "api": game.api_url,
+        "ws": game.socket_path,
+        "home": reverse("home"),
+        "csrf": get_token(request),
+        "poll_ms": 2000 if "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"] else None,
+    }
+    return render(request, "games/r45.html", {"game": game, "bootstrap": bootstrap})
 
 
 SEALED = (
@@ -176,7 +196,7 @@ def replay_page(request: HttpRequest, gid: str) -> HttpResponse:
         raise Http404("The game has not started.")
     if game.sealed:
         return render(request, "games/sealed.html", {"game": game, "why": SEALED}, status=403)
-    steps = replay_steps(game)
+    steps = r45_services.replay_steps(game) if r45_services.is_r45(game) else replay_steps(game)
     # The review is made by a task when the game ends (and asked for again by a beat sweep if
     # it was lost); a GET only shows it, and says so while it is being made.
     if game.review is not None:
@@ -222,7 +242,9 @@ def verify(request: HttpRequest, gid: str) -> HttpResponse:
     if game.sealed:
         return render(request, "games/sealed.html", {"game": game, "why": SEALED}, status=403)
     check = None
-    if game.status == Status.FINISHED:
+    if r45_services.is_r45(game):
+        check = r45_services.seed_check(game)
+    elif game.status == Status.FINISHED:
         events = [e.payload for e in game.events.order_by("seq")]
         _, check = audit_record({"events": events, "seed": game.seed})
     return render(request, "games/verify.html", {"game": game, "check": check})

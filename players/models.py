@@ -16,7 +16,7 @@ class Pool(models.TextChoices):
     LIVE_TABLE = "live36", "Live, 3-6 players"
     CORRESPONDENCE = "corr", "Correspondence"
     RUSH = "rush", "Rummy Rush"
-    RUMMY45 = "r45", "Rummy 45"  # reserved: no mode maps to it yet
+    RUMMY45 = "r45", "Rummy 45"  # every rated Rummy 45 game
 
 
 class Rating(models.Model):

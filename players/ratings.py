@@ -96,6 +96,8 @@ def rate_places(seats: Sequence[SeatIn]) -> dict[str, SeatOut]:
 
 def pool_of(game: Game) -> str | None:
     """The pool a game counts in, or None (Sandbox is never rated)."""
+    if game.mode == Mode.R45:
+        return Pool.RUMMY45
     if game.mode == Mode.SANDBOX:
         return None
     if game.mode == Mode.RUSH:

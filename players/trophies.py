@@ -273,7 +273,8 @@ def game_trophies(game: Game) -> Iterator[Earned]:
         return
     table = list(GameResult.objects.filter(game=game).order_by("seat"))
     logged = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("seq", "payload"))
-    found = moments(logged)
+    # The moments are read from a Rummikub log; a Rummy 45 game earns what its rows show.
+    found = GameMoments() if game.mode == Mode.R45 else moments(logged)
     for result in table:
         if not result.user_id or result.kind != SeatKind.HUMAN:
             continue

@@ -21,6 +21,7 @@ GAMES_CORE = {
     "games.models",
     "games.modes",
     "games.notices",
+    "games.r45_services",
     "games.replay",
     "games.review",
     "games.rows",

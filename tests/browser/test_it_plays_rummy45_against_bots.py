@@ -1,0 +1,112 @@
+"""Alice plays a whole Rummy 45 game against a strong bot in the browser, to its scorecard.
+
+The page's own controls play the setup and her first turns (Ready; Draw from the stack; a
+discard dragged onto the train, then one selected and sent with the Discard button); after
+that a helper plays her seat with the engine's hard bot through the page's own client (the
+same POST the buttons send), for speed. The end dialog's scorecard must agree with the final
+view. Screenshots at 1280 and 390 px wide.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.engine.r45 import bots
+
+from .conftest import PHONE, call, shoot
+from .helpers import drag
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def my_turn(page: Any) -> Any:
+    page.wait_for_function("r45.view && (r45.view.phase === 'over' || r45.view.to_act.includes(0))")
+    return page.evaluate("r45.view")
+
+
+def move_of(action: Any) -> dict[str, Any]:
+    fields = {n: getattr(action, n) for n in action.__dataclass_fields__ if n != "seat"}
+    plain = {
+        n: [list(v) if isinstance(v, tuple) else v for v in x] if isinstance(x, tuple) else x
+        for n, x in fields.items()
+    }
+    return {"action": type(action).__name__, **plain}
+
+
+def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
+    game = call(
+        f"{site}/__test__/games",
+        {"players": ["alice"], "options": {"mode": "r45", "players": 2, "seats": ["bot:strong"]}},
+    )
+    page = new_page()
+    page.goto(f"{site}/__test__/login/alice/?next={game['url']}")
+    page.wait_for_selector("#r45[data-ready]")
+    source = page.content()
+    view = page.evaluate("r45.view")
+    assert view["phase"] == "setup" and len(view["rack"]) in (14, 15)
+    assert view["racks"] is None  # nobody's board but her own reaches her page
+
+    # Setup: the trump's twin if she holds it, then Ready.
+    if not page.locator("#r45-show-trump").is_hidden():
+        page.click("#r45-show-trump")
+        page.wait_for_function("r45.view.trump_shown === 0")
+    page.click("#r45-ready")
+    shoot(page, "r45-setup-1280.png")
+
+    # Her first two turns with the page's controls: draw, then a drag onto the train; draw,
+    # then a click-selected tile and the Discard button.
+    for turn in range(2):
+        view = my_turn(page)
+        if view["phase"] == "over":
+            break
+        assert view["phase"] == "play"
+        if not view["taken"]:  # the first player holds 15 and lays the locomotive at once
+            page.click("#r45-draw")
+            page.wait_for_function("r45.view.taken")
+        before = len(page.evaluate("r45.view.train"))
+        rack = page.evaluate("r45.view.rack")
+        page.wait_for_function(
+            f"document.querySelectorAll('#r45-hand .r45-tile').length === {len(rack)}"
+        )
+        tile = int(page.locator("#r45-hand .r45-tile").first.get_attribute("data-tile"))
+        chosen = page.locator(f'#r45-hand [data-tile="{tile}"]')
+        if turn == 0:
+            drag(page, chosen, page.locator("#r45-train"))
+        else:
+            chosen.click()
+            page.wait_for_selector(f'#r45-hand .r45-selected[data-tile="{tile}"]')
+            page.click("#r45-discard")
+        page.wait_for_function(f"r45.view.turn_number > {view['turn_number']}")
+        assert page.evaluate("r45.view.train")[before] == tile  # that tile went onto the train
+    shoot(page, "r45-play-1280.png")
+    phone = new_page(viewport=PHONE, touch=True)
+    phone.goto(f"{site}/__test__/login/alice/?next={game['url']}")
+    phone.wait_for_selector("#r45[data-ready]")
+    shoot(phone, "r45-play-390.png")
+    phone.close()
+
+    # The rest of the game: the hard bot's choices for her seat, sent through the page.
+    for step in range(2000):
+        view = my_turn(page)
+        if view["phase"] == "over":
+            break
+        action = bots.choose_action(view, random.Random(step), "hard")
+        answer = page.evaluate("(move) => r45.client.post('r45', {move})", move_of(action))
+        assert answer["ok"], answer
+    else:
+        raise AssertionError("the game did not end")
+
+    page.wait_for_selector("#r45[data-ended]")
+    final = page.evaluate("r45.view")
+    rows = page.locator("#r45-scorecard tbody tr")
+    assert rows.count() == 2
+    cells = [rows.nth(i).locator("td").all_inner_texts() for i in range(2)]
+    assert [int(c[2]) for c in cells] == final["scores"]
+    best = max(final["scores"])
+    assert [c[0] == "1" for c in cells] == [s == best for s in final["scores"]]
+    assert page.locator("#r45-end-links a", has_text="Check the shuffle").count() == 1
+    assert "racks" not in source or '"racks": null' in source
+    shoot(page, "r45-end-1280.png")

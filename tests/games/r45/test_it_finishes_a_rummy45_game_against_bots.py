@@ -1,0 +1,38 @@
+"""A Rummy 45 game against bots runs to its end through the site's services: the bots play
+every action due from their seats, the person's actions go through ``act``, and the end writes
+one result row per seat and sends ``game_finished``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import signals
+from games.models import Game, GameResult
+
+from .conftest import play_out
+
+
+def test_it_plays_a_game_against_bots_to_its_end(
+    r45_bots: Game, alice: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    finished: list[Any] = []
+
+    def heard(sender: Any, gid: str, results: Any, **kwargs: Any) -> None:
+        finished.append((gid, [r.seat for r in results]))
+
+    signals.game_finished.connect(heard, dispatch_uid="test-r45-finished")
+    try:
+        game = play_out(r45_bots, alice, django_capture_on_commit_callbacks)
+    finally:
+        signals.game_finished.disconnect(dispatch_uid="test-r45-finished")
+    rows = list(GameResult.objects.filter(game=game).order_by("seat"))
+    assert [r.seat for r in rows] == [0, 1, 2]
+    state = game.state
+    assert state is not None and state["phase"] == "over"
+    assert [r.total for r in rows] == state["scores"]
+    best = max(state["scores"])
+    assert [r.place == 1 for r in rows] == [s == best for s in state["scores"]]
+    assert [r.went_out for r in rows] == [s == state["winner"] for s in range(3)]
+    assert [r.tiles_left for r in rows] == [len(rack) for rack in state["racks"]]
+    assert finished == [(game.public_id, [0, 1, 2])]
+    assert game.review == []  # the Rummikub solver's review is not made for this family
