@@ -31,7 +31,8 @@ class State(models.TextChoices):
     CANCELLED = "cancelled", "Cancelled"
 
 
-TOURNAMENT_MODES = [c for c in Mode.choices if c[0] != Mode.SANDBOX]
+# Sandbox has the creator's own rules; Rummy 45 tables are not made by tournaments yet.
+TOURNAMENT_MODES = [c for c in Mode.choices if c[0] not in (Mode.SANDBOX, Mode.R45)]
 
 
 def new_seed() -> str:
