@@ -30,6 +30,7 @@ RATES = {
     "puzzle": "60/m",
     "rename": "5/h",
     "avatar": "10/h",
+    "seek": "20/m",
 }
 WHAT = {
     "create": "new games",
@@ -39,6 +40,7 @@ WHAT = {
     "puzzle": "puzzle moves",
     "rename": "name changes",
     "avatar": "avatar uploads",
+    "seek": "seeks",
 }
 
 
