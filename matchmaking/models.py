@@ -31,7 +31,9 @@ class Seek(models.Model):
     created = models.DateTimeField()
     status = models.CharField(max_length=10, choices=SeekStatus.choices, default=SeekStatus.OPEN)
     matched = models.DateTimeField(null=True, blank=True)
-    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         constraints = [

@@ -30,7 +30,7 @@ from django.utils import timezone
 from games import services as games
 from games.errors import Conflict, Forbidden, Invalid
 from games.identity import Identity
-from games.models import Game, Mode
+from games.models import Game, Mode, Status
 from games.modes import BOT_STRENGTHS, players_allowed, setup_from
 
 from .models import Seek, SeekStatus
@@ -136,7 +136,9 @@ def seek(viewer: Identity, options: dict[str, Any], now: datetime | None = None)
                 **plan,
             )
     except IntegrityError:
-        raise Conflict("seek_busy", "Another seek of yours was made at that moment; try again.")
+        raise Conflict(
+            "seek_busy", "Another seek of yours was made at that moment; try again."
+        ) from None
     match(now)
     return status(viewer, now)
 
@@ -144,9 +146,7 @@ def seek(viewer: Identity, options: dict[str, Any], now: datetime | None = None)
 def cancel(viewer: Identity, now: datetime | None = None) -> dict[str, Any]:
     """Stop seeking (nothing to cancel is no error); answers the state after."""
     user_id = _signed_in(viewer)
-    Seek.objects.filter(user_id=user_id, status=SeekStatus.OPEN).update(
-        status=SeekStatus.CANCELLED
-    )
+    Seek.objects.filter(user_id=user_id, status=SeekStatus.OPEN).update(status=SeekStatus.CANCELLED)
     return status(viewer, now)
 
 
@@ -162,8 +162,8 @@ def seeking() -> list[dict[str, Any]]:
 
 
 def status(viewer: Identity, now: datetime | None = None) -> dict[str, Any]:
-    """The player's latest seek: ``none`` (none open, none matched), ``open`` (with how many
-    seek the same game and the current window) or ``matched`` (with the game's address)."""
+    """The player's latest seek: ``open`` (with how many seek the same game and the current
+    window), ``matched`` (with the game's address, while it is played) or ``none``."""
     user_id = _signed_in(viewer)
     now = now or timezone.now()
     latest = (
@@ -173,6 +173,9 @@ def status(viewer: Identity, now: datetime | None = None) -> dict[str, Any]:
         .order_by("-created", "-pk")
         .first()
     )
+    over = latest is not None and (latest.game is None or latest.game.status == Status.FINISHED)
+    if latest is not None and latest.status == SeekStatus.MATCHED and over:
+        latest = None  # its game is over: nothing to go back to
     answer: dict[str, Any] = {"status": "none", "game": None, "waiting": 0, "window": None}
     if latest is not None:
         answer.update(
@@ -185,9 +188,7 @@ def status(viewer: Identity, now: datetime | None = None) -> dict[str, Any]:
         )
     if latest is not None and latest.status == SeekStatus.OPEN:
         waited = (now - latest.created).total_seconds()
-        same = Seek.objects.filter(
-            status=SeekStatus.OPEN, mode=latest.mode, players=latest.players
-        )
+        same = Seek.objects.filter(status=SeekStatus.OPEN, mode=latest.mode, players=latest.players)
         answer.update(waiting=same.count(), window=window(waited), waited=int(max(0, waited)))
     if latest is not None and latest.status == SeekStatus.MATCHED and latest.game:
         answer["game"] = latest.game.get_absolute_url()
@@ -200,7 +201,9 @@ def status(viewer: Identity, now: datetime | None = None) -> dict[str, Any]:
 
 def fits(a: Seek, b: Seek, now: datetime) -> bool:
     """Each of the two ratings is within the other seek's window."""
-    reach = min(window((now - a.created).total_seconds()), window((now - b.created).total_seconds()))
+    reach = min(
+        window((now - a.created).total_seconds()), window((now - b.created).total_seconds())
+    )
     return abs(a.rating - b.rating) <= reach
 
 

@@ -6,36 +6,105 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0011_stand_ins'),
+        ("games", "0011_stand_ins"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Seek',
+            name="Seek",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(help_text='the name shown at the table', max_length=40)),
-                ('mode', models.CharField(choices=[('parlor', 'Parlor League'), ('blitz', 'Blitz'), ('sandbox', 'Sandbox'), ('rush', 'Rummy Rush'), ('lan', 'LAN rules')], max_length=10)),
-                ('players', models.PositiveSmallIntegerField()),
-                ('clock_seconds', models.PositiveIntegerField(help_text='the live clock of the game')),
-                ('bots_after_seconds', models.PositiveIntegerField(blank=True, help_text='fill the table with bots after this wait; null: never', null=True)),
-                ('bot_strength', models.CharField(default='casual', max_length=10)),
-                ('pool', models.CharField(help_text='the rating pool the game counts in', max_length=8)),
-                ('rating', models.IntegerField(help_text="the player's shown rating in the pool when seeking")),
-                ('created', models.DateTimeField()),
-                ('status', models.CharField(choices=[('open', 'Seeking'), ('matched', 'Matched'), ('cancelled', 'Cancelled')], default='open', max_length=10)),
-                ('matched', models.DateTimeField(blank=True, null=True)),
-                ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(help_text="the name shown at the table", max_length=40)),
+                (
+                    "mode",
+                    models.CharField(
+                        choices=[
+                            ("parlor", "Parlor League"),
+                            ("blitz", "Blitz"),
+                            ("sandbox", "Sandbox"),
+                            ("rush", "Rummy Rush"),
+                            ("lan", "LAN rules"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("players", models.PositiveSmallIntegerField()),
+                (
+                    "clock_seconds",
+                    models.PositiveIntegerField(help_text="the live clock of the game"),
+                ),
+                (
+                    "bots_after_seconds",
+                    models.PositiveIntegerField(
+                        blank=True,
+                        help_text="fill the table with bots after this wait; null: never",
+                        null=True,
+                    ),
+                ),
+                ("bot_strength", models.CharField(default="casual", max_length=10)),
+                (
+                    "pool",
+                    models.CharField(help_text="the rating pool the game counts in", max_length=8),
+                ),
+                (
+                    "rating",
+                    models.IntegerField(
+                        help_text="the player's shown rating in the pool when seeking"
+                    ),
+                ),
+                ("created", models.DateTimeField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Seeking"),
+                            ("matched", "Matched"),
+                            ("cancelled", "Cancelled"),
+                        ],
+                        default="open",
+                        max_length=10,
+                    ),
+                ),
+                ("matched", models.DateTimeField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['status', 'mode', 'players'], name='matchmaking_open')],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('status', 'open')), fields=('user',), name='one_open_seek_per_user')],
+                "indexes": [
+                    models.Index(fields=["status", "mode", "players"], name="matchmaking_open")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("status", "open")),
+                        fields=("user",),
+                        name="one_open_seek_per_user",
+                    )
+                ],
             },
         ),
     ]

@@ -53,8 +53,9 @@ function show(state) {
   }
   if (seeking) {
     const others = state.waiting - 1;
+    const company = others ? `${others} other${others === 1 ? "" : "s"} seeking this game` : "waiting for another player";
     const bots = state.bots_after ? ` Bots fill the table after ${state.bots_after} s.` : "";
-    line.textContent = `Seeking (rating ${state.rating}, within ±${state.window}): ${others} other${others === 1 ? "" : "s"} seeking this game.${bots}`;
+    line.textContent = `Seeking (rating ${state.rating}, within ±${state.window}): ${company}.${bots}`;
   } else if (state.status === "matched" && state.game) {
     line.replaceChildren("Your last seek found a game: ");
     const link = document.createElement("a");

@@ -38,6 +38,8 @@ def test_two_seekers_near_in_rating_share_a_rated_game(alice: Any, bob: Any, rat
     assert game.mode == "parlor" and game.clock_seconds == 60
     assert sorted(s.user_id for s in game.seats.all()) == sorted([alice.pk, bob.pk])
     assert {s.game_id for s in Seek.objects.all()} == {game.pk}
+    Game.objects.filter(pk=game.pk).update(status=Status.FINISHED)
+    assert services.status(viewer(alice))["status"] == "none"  # nothing to go back to
 
 
 def test_far_ratings_wait_until_the_window_widens(alice: Any, bob: Any, rated: Any) -> None:
@@ -94,7 +96,9 @@ def test_different_games_do_not_meet(alice: Any, bob: Any) -> None:
 
 def test_bots_fill_the_table_after_the_chosen_wait(alice: Any) -> None:
     start = timezone.now()
-    services.seek(viewer(alice), {**duel(players=3), "bots_after": 60, "bot_strength": "strong"}, now=start)
+    services.seek(
+        viewer(alice), {**duel(players=3), "bots_after": 60, "bot_strength": "strong"}, now=start
+    )
 
     assert services.match(later(start, 59)) == []
     made = services.match(later(start, 60))
