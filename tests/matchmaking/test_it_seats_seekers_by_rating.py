@@ -1,16 +1,17 @@
 """Seekers near each other's rating are seated together in a rated game; far apart they wait
 until their windows widen; bots fill a table only for those who allowed it, after their wait;
-a player has one open seek, and can cancel it."""
+a player has one open seek, and can cancel it; beat seats those whose wait has passed."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.utils import timezone
 
 from games.models import Game, SeatKind, Status
-from matchmaking import services
+from matchmaking import services, tasks
 from matchmaking.models import Seek
 
 from .conftest import later, viewer
@@ -159,3 +160,13 @@ def test_the_rating_is_read_from_the_pool_of_the_game(alice: Any, rated: Any) ->
     assert services.seek(viewer(alice), duel())["rating"] == 1500
     assert services.seek(viewer(alice), duel(players=4))["rating"] == 900
     assert services.seek(viewer(alice), {"mode": "rush", "players": 2})["rating"] == 1000
+
+
+def test_beat_seats_a_seeker_whose_bot_wait_has_passed(alice: Any, settings: Any) -> None:
+    services.seek(viewer(alice), {**duel(), "bots_after": 30})
+    Seek.objects.update(created=timezone.now() - timedelta(seconds=31))
+
+    beat = settings.CELERY_BEAT_SCHEDULE["matchmaking-match"]
+    assert beat["task"] == tasks.match.name and beat["schedule"] <= 5
+    assert tasks.match() == 1
+    assert services.status(viewer(alice))["status"] == "matched"
