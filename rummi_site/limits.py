@@ -1,5 +1,5 @@
 """Rate limits on what costs the site work or could flood it: creating and joining games,
-hints, editor checks and puzzle submissions (README "Limits").
+hints, editor checks, puzzle submissions and seeks (README "Limits").
 
 Counting is django-ratelimit's (a maintained library: fixed windows in the cache, atomic
 increments), on the ``default`` cache: Redis when ``REDIS_URL`` is set, so every web process
@@ -30,6 +30,7 @@ RATES = {
     "puzzle": "60/m",
     "rename": "5/h",
     "avatar": "10/h",
+    "seek": "20/m",
 }
 WHAT = {
     "create": "new games",
@@ -39,6 +40,7 @@ WHAT = {
     "puzzle": "puzzle moves",
     "rename": "name changes",
     "avatar": "avatar uploads",
+    "seek": "seeks",
 }
 
 

@@ -366,6 +366,7 @@ INSTALLED_APPS = [
     "puzzles",
     "players",
     "tournaments",
+    "matchmaking",
 ]
 
 MIDDLEWARE = [
@@ -546,6 +547,12 @@ if RUMMI_FRAME_RELAY_SECRET and (
 # Where emails point players to.
 RUMMI_SITE_URL = env_url("RUMMI_SITE_URL", "http://127.0.0.1:8000", WEB_SCHEMES).rstrip("/")
 CELERY_BEAT_SCHEDULE["tournaments-tick"] = {"task": "tournaments.tasks.tick", "schedule": 5.0}
+# Seekers whose rating windows widened or whose bot wait passed are seated (matchmaking).
+CELERY_BEAT_SCHEDULE["matchmaking-match"] = {
+    "task": "matchmaking.tasks.match",
+    "schedule": 3.0,
+    "options": {"expires": 3.0},
+}
 CELERY_BEAT_SCHEDULE["send-digests"] = {"task": "games.tasks.send_digests", "schedule": 600.0}
 CELERY_BEAT_SCHEDULE["warn-clocks"] = {"task": "games.tasks.warn_clocks", "schedule": 600.0}
 from celery.schedules import crontab  # noqa: E402  (the daily puzzle runs on the clock)

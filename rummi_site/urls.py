@@ -20,6 +20,7 @@ urlpatterns = [
     path("puzzles/", include("puzzles.urls")),
     path("", include("players.urls")),
     path("", include("tournaments.urls")),
+    path("", include("matchmaking.urls")),
     path("", include("games.urls")),
 ]
 # Uploaded avatars, served by the site in debug only; production serves MEDIA_ROOT from the

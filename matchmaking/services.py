@@ -1,0 +1,293 @@
+"""Matchmaking (docs/design.md "Matchmaking"): seek a rated live game, be seated with seekers
+near your rating, or with bots after a wait you chose.
+
+* :func:`seek` opens the player's one open seek (a new one replaces the last) and matches at
+  once, so two seekers who fit meet without waiting for beat.
+* :func:`match` seats the open seeks: per mode and player count, oldest first, each with the
+  seekers whose ratings are within both players' windows (:func:`window`, which widens with
+  the wait). A table short of people is filled with bots when everyone at it allowed bots and
+  has waited their chosen time.
+* A table's seeks are claimed with a conditional update inside the transaction that makes its
+  game (their rows locked first on PostgreSQL), so two workers matching at once seat each
+  seek once.
+
+>>> [window(s) for s in (0, 9.9, 10, 35, 3600)]
+[100, 100, 150, 250, 600]
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.apps import apps
+from django.db import IntegrityError, transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from games import services as games
+from games.errors import Conflict, Forbidden, Invalid
+from games.identity import Identity
+from games.models import Game, Mode, Status
+from games.modes import BOT_STRENGTHS, players_allowed, setup_from
+
+from .models import Seek, SeekStatus
+
+# The rating window: WINDOW_START points either side at first, WINDOW_STEP more for every
+# WINDOW_EVERY seconds waited, never more than WINDOW_MAX.
+WINDOW_START = 100
+WINDOW_STEP = 50
+WINDOW_EVERY = 10
+WINDOW_MAX = 600
+# The waits a seeker may choose before bots fill the table (seconds); None: never.
+BOT_WAITS = (30, 60, 120, 300)
+# The shown number of a rating never played (1000 + 40 * (mu - 3 sigma) at openskill's start,
+# docs/design.md "Ratings"), for a player new to the pool.
+FRESH_RATING = 1000
+# LAN rules have no clock unless one is set; a rated live game always has one.
+LIVE_CLOCK = 60
+SEEKABLE = tuple(m for m in Mode.values if m != Mode.SANDBOX)
+
+
+def window(waited: float) -> int:
+    """How far (in shown rating points) a seek that has waited ``waited`` seconds reaches."""
+    steps = int(max(0.0, waited) // WINDOW_EVERY)
+    return min(WINDOW_START + WINDOW_STEP * steps, WINDOW_MAX)
+
+
+def pool_for(mode: str, players: int) -> str:
+    """The rating pool a live game of ``mode`` for ``players`` counts in, as players/ratings.py
+    ``pool_of`` names them (read by name: apps do not import each other)."""
+    if mode == Mode.RUSH:
+        return "rush"
+    return "live2" if players == 2 else "live36"
+
+
+def rating_of(user_id: int, pool: str) -> int:
+    """The player's shown rating in ``pool`` where the players app keeps ratings."""
+    if not apps.is_installed("players"):
+        return FRESH_RATING
+    rating = apps.get_model("players", "Rating")
+    found = rating.objects.filter(user_id=user_id, pool=pool).values_list("shown", flat=True)
+    shown = found.first()
+    return FRESH_RATING if shown is None else int(shown)
+
+
+# Seeking
+
+
+def _signed_in(viewer: Identity) -> int:
+    if viewer.user_id is None:
+        raise Forbidden("sign_in_to_seek", "Sign in to seek a rated game.")
+    return viewer.user_id
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def read_seek(options: dict[str, Any]) -> dict[str, Any]:
+    """The seek asked for, checked: mode, players, bots_after (seconds or null), bot_strength;
+    :class:`Invalid` with a sentence otherwise."""
+    mode = options.get("mode")
+    if mode not in SEEKABLE:
+        raise Invalid("bad_seek", f"mode must be one of {', '.join(SEEKABLE)} (rated games).")
+    players = options.get("players", 2)
+    allowed = players_allowed(str(mode))
+    if not _whole(players) or players not in allowed:
+        counts = ", ".join(map(str, allowed))
+        raise Invalid("bad_seek", f"{Mode(mode).label} is played by {counts} players.")
+    bots_after = options.get("bots_after")
+    if bots_after is not None and (not _whole(bots_after) or bots_after not in BOT_WAITS):
+        waits = ", ".join(map(str, BOT_WAITS))
+        raise Invalid("bad_seek", f"bots_after is null (never) or one of {waits} seconds.")
+    strength = options.get("bot_strength") or "casual"
+    if strength not in BOT_STRENGTHS:
+        raise Invalid("bad_seek", f"bot_strength is one of {', '.join(BOT_STRENGTHS)}.")
+    clock = setup_from({"mode": mode, "players": players}).clock_seconds or LIVE_CLOCK
+    return {
+        "mode": mode,
+        "players": players,
+        "bots_after_seconds": bots_after,
+        "bot_strength": strength,
+        "clock_seconds": clock,
+    }
+
+
+def seek(viewer: Identity, options: dict[str, Any], now: datetime | None = None) -> dict[str, Any]:
+    """Open the player's seek (replacing an open one), match at once, and answer its state."""
+    user_id = _signed_in(viewer)
+    plan = read_seek(options)
+    now = now or timezone.now()
+    pool = pool_for(plan["mode"], plan["players"])
+    try:
+        with transaction.atomic():
+            Seek.objects.filter(user_id=user_id, status=SeekStatus.OPEN).update(
+                status=SeekStatus.CANCELLED
+            )
+            Seek.objects.create(
+                user_id=user_id,
+                name=viewer.name,
+                pool=pool,
+                rating=rating_of(user_id, pool),
+                created=now,
+                **plan,
+            )
+    except IntegrityError:
+        raise Conflict(
+            "seek_busy", "Another seek of yours was made at that moment; try again."
+        ) from None
+    match(now)
+    return status(viewer, now)
+
+
+def cancel(viewer: Identity, now: datetime | None = None) -> dict[str, Any]:
+    """Stop seeking (nothing to cancel is no error); answers the state after."""
+    user_id = _signed_in(viewer)
+    Seek.objects.filter(user_id=user_id, status=SeekStatus.OPEN).update(status=SeekStatus.CANCELLED)
+    return status(viewer, now)
+
+
+def seeking() -> list[dict[str, Any]]:
+    """How many are seeking, per mode and player count (the lobby's counts)."""
+    rows = (
+        Seek.objects.filter(status=SeekStatus.OPEN)
+        .values("mode", "players")
+        .annotate(count=Count("pk"))
+        .order_by("mode", "players")
+    )
+    return [{**row, "label": Mode(row["mode"]).label} for row in rows]
+
+
+def status(viewer: Identity, now: datetime | None = None) -> dict[str, Any]:
+    """The player's latest seek: ``open`` (with how many seek the same game and the current
+    window), ``matched`` (with the game's address, while it is played) or ``none``."""
+    user_id = _signed_in(viewer)
+    now = now or timezone.now()
+    latest = (
+        Seek.objects.filter(user_id=user_id)
+        .exclude(status=SeekStatus.CANCELLED)
+        .select_related("game")
+        .order_by("-created", "-pk")
+        .first()
+    )
+    over = latest is not None and (latest.game is None or latest.game.status == Status.FINISHED)
+    if latest is not None and latest.status == SeekStatus.MATCHED and over:
+        latest = None  # its game is over: nothing to go back to
+    answer: dict[str, Any] = {"status": "none", "game": None, "waiting": 0, "window": None}
+    if latest is not None:
+        answer.update(
+            status=latest.status,
+            mode=latest.mode,
+            players=latest.players,
+            bots_after=latest.bots_after_seconds,
+            bot_strength=latest.bot_strength,
+            rating=latest.rating,
+        )
+    if latest is not None and latest.status == SeekStatus.OPEN:
+        waited = (now - latest.created).total_seconds()
+        same = Seek.objects.filter(status=SeekStatus.OPEN, mode=latest.mode, players=latest.players)
+        answer.update(waiting=same.count(), window=window(waited), waited=int(max(0, waited)))
+    if latest is not None and latest.status == SeekStatus.MATCHED and latest.game:
+        answer["game"] = latest.game.get_absolute_url()
+    answer["seeking"] = seeking()
+    return answer
+
+
+# Matching
+
+
+def fits(a: Seek, b: Seek, now: datetime) -> bool:
+    """Each of the two ratings is within the other seek's window."""
+    reach = min(
+        window((now - a.created).total_seconds()), window((now - b.created).total_seconds())
+    )
+    return abs(a.rating - b.rating) <= reach
+
+
+def ready_for_bots(s: Seek, now: datetime) -> bool:
+    waited = (now - s.created).total_seconds()
+    return s.bots_after_seconds is not None and waited >= s.bots_after_seconds
+
+
+def _nearest(anchor: Seek, others: Iterable[Seek], size: int, now: datetime) -> list[Seek]:
+    """The anchor and up to ``size - 1`` others, nearest its rating first (then the oldest),
+    every pair within each other's window."""
+    table = [anchor]
+    for other in sorted(others, key=lambda s: (abs(s.rating - anchor.rating), s.created, s.pk)):
+        if len(table) == size:
+            break
+        if all(fits(other, seated, now) for seated in table):
+            table.append(other)
+    return table
+
+
+def tables_of(seeks: Sequence[Seek], now: datetime) -> list[list[Seek]]:
+    """The tables to make from the open seeks of one mode and player count (oldest first):
+    full tables of people, or people who all allowed bots and waited their time."""
+    waiting = list(seeks)
+    tables = []
+    while waiting:
+        anchor, rest = waiting[0], waiting[1:]
+        size = anchor.players
+        table = _nearest(anchor, rest, size, now)
+        if len(table) < size:
+            table = (
+                _nearest(anchor, [s for s in rest if ready_for_bots(s, now)], size, now)
+                if ready_for_bots(anchor, now)
+                else []
+            )
+        if table:
+            tables.append(table)
+        waiting = [s for s in rest if s not in table]
+    return tables
+
+
+def match(now: datetime | None = None) -> list[Game]:
+    """Seat every open seek that can be seated now; the games made."""
+    now = now or timezone.now()
+    groups: dict[tuple[str, int], list[Seek]] = defaultdict(list)
+    for s in Seek.objects.filter(status=SeekStatus.OPEN).order_by("created", "pk"):
+        groups[(s.mode, s.players)].append(s)
+    made = []
+    for seeks in groups.values():
+        for table in tables_of(seeks, now):
+            game = _seat(table, now)
+            if game is not None:
+                made.append(game)
+    return made
+
+
+class _Taken(Exception):
+    """Another worker claimed one of the table's seeks first: make nothing."""
+
+
+def _seat(table: list[Seek], now: datetime) -> Game | None:
+    """Claim the table's seeks and make its rated game, in one transaction; None if another
+    worker claimed any of them first."""
+    ids = sorted(s.pk for s in table)
+    first = table[0]
+    people = [{"user_id": s.user_id, "name": s.name} for s in table]
+    bots = [{"bot": first.bot_strength}] * (first.players - len(table))
+    try:
+        with transaction.atomic():
+            # PostgreSQL: lock the rows in one order, passing over any another worker holds.
+            held = Seek.objects.select_for_update(skip_locked=True).filter(
+                pk__in=ids, status=SeekStatus.OPEN
+            )
+            if len(list(held.order_by("pk"))) != len(ids):
+                raise _Taken
+            claimed = Seek.objects.filter(pk__in=ids, status=SeekStatus.OPEN).update(
+                status=SeekStatus.MATCHED, matched=now
+            )
+            if claimed != len(ids):
+                raise _Taken
+            game = games.create_seated_game(
+                {"mode": first.mode, "clock": first.clock_seconds}, people + bots, rated=True
+            )
+            Seek.objects.filter(pk__in=ids).update(game=game)
+    except _Taken:
+        return None
+    return game
