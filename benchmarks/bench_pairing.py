@@ -1,0 +1,76 @@
+"""Pairing a 1,000-player Swiss round (target: under 2 s) at 2 and at 4 a table, rounds 1-5
+with random results between them, and a 500-player arena seating its waiting players
+(tournaments/pairing; the services' own re-seat is bench_tournaments)."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from tournaments.pairing import ArenaWaiter, Entrant, arena_tables, placement_points, swiss
+
+PLAYERS = 1000
+ROUNDS = 5
+
+
+def _swiss(size: int) -> list[float]:
+    rng = random.Random(size)
+    points = dict.fromkeys(range(PLAYERS), 0.0)
+    met: dict[int, set[int]] = {k: set() for k in range(PLAYERS)}
+    firsts: dict[int, list[bool]] = {k: [] for k in range(PLAYERS)}
+    byes = dict.fromkeys(range(PLAYERS), 0)
+    ratings = {k: rng.gauss(1500, 250) for k in range(PLAYERS)}
+    timings = []
+    for number in range(1, ROUNDS + 1):
+        entrants = [
+            Entrant(k, ratings[k], points[k], frozenset(met[k]), tuple(firsts[k]), byes[k])
+            for k in range(PLAYERS)
+        ]
+        began = time.perf_counter()
+        paired = swiss(entrants, size, number, bytes([number]))
+        timings.append(time.perf_counter() - began)
+        for table in paired.tables:
+            places = list(range(1, len(table) + 1))
+            rng.shuffle(places)
+            for key, got in zip(table, placement_points(places, len(table)), strict=True):
+                points[key] += got
+            for seat, key in enumerate(table):
+                met[key].update(k for k in table if k != key)
+                firsts[key].append(seat == 0)
+        for key in paired.byes:
+            byes[key] += 1
+    return timings
+
+
+def _arena() -> float:
+    rng = random.Random(5)
+    waiting = [
+        ArenaWaiter(
+            k,
+            float(rng.randint(0, 30)),
+            rng.gauss(1500, 250),
+            frozenset(rng.sample(range(500), 3)),
+            float(k),
+        )
+        for k in range(500)
+    ]
+    began = time.perf_counter()
+    arena_tables(waiting, 4)
+    return time.perf_counter() - began
+
+
+def main() -> dict[str, Any]:
+    two = _swiss(2)
+    four = _swiss(4)
+    arena = _arena()
+    return {
+        "players": PLAYERS,
+        "swiss_2_per_table_s": [round(t, 3) for t in two],
+        "swiss_4_per_table_s": [round(t, 3) for t in four],
+        "swiss_max_s": round(max(two + four), 3),
+        "swiss_target_s": 2.0,
+        "swiss_met": max(two + four) < 2.0,
+        "arena_500_seat_all_s": round(arena, 4),
+        "arena_target_s": 1.0,
+    }
