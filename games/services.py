@@ -834,6 +834,8 @@ def end_game(gid: str, note: str) -> bool:
             raise NotFound("no_such_game", "There is no such game.")
         if game.status != Status.PLAYING:
             return False
+        if r45_services.is_r45(game):
+            raise Illegal("not_adjudicated", "A Rummy 45 game cannot be ended by an operator.")
         state = state_from_record(game.state or {})
         try:
             state, events = adjudicate(state, note[:200], bytes.fromhex(game.seed))
