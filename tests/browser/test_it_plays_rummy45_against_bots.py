@@ -153,3 +153,9 @@ def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
     assert page.locator("#r45-end-links a", has_text="Check the shuffle").count() == 1
     assert "racks" not in source or '"racks": null' in source
     shoot(page, "r45-end-1280.png")
+    phone = new_page(viewport=PHONE, touch=True)
+    phone.goto(f"{site}/__test__/login/alice/?next={game['url']}")
+    phone.wait_for_selector("#r45[data-ended]")
+    assert phone.locator("#r45-scorecard tbody tr").count() == 2
+    shoot(phone, "r45-end-390.png")
+    print("played with the page's controls:", by_hand)
