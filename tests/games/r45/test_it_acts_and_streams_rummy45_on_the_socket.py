@@ -11,7 +11,6 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import services
-from games.models import Game
 from rummi_site.asgi import application
 
 from ..conftest import key, viewer
