@@ -778,7 +778,8 @@ def due_stand_ins(now: datetime | None = None) -> list[tuple[str, int]]:
     :data:`STAND_IN_AFTER` (no socket heard from): ``(gid, turn_number)``."""
     limit = (now or timezone.now()) - STAND_IN_AFTER
     due = []
-    running = Game.objects.filter(status=Status.PLAYING, stand_in=True)
+    # Rummy 45 has no stand-ins yet: its timeouts draw and discard for a gone player.
+    running = Game.objects.filter(status=Status.PLAYING, stand_in=True).exclude(mode=Mode.R45)
     for gid, game_id, turn_number, turn, started in running.values_list(
         "public_id", "pk", "turn_number", "state__turn", "started"
     ):
@@ -834,6 +835,8 @@ def end_game(gid: str, note: str) -> bool:
             raise NotFound("no_such_game", "There is no such game.")
         if game.status != Status.PLAYING:
             return False
+        if r45_services.is_r45(game):
+            raise Illegal("not_adjudicated", "A Rummy 45 game cannot be ended by an operator.")
         state = state_from_record(game.state or {})
         try:
             state, events = adjudicate(state, note[:200], bytes.fromhex(game.seed))

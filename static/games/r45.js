@@ -65,6 +65,20 @@ function prune() {
   drafts = drafts.map((d) => d.filter((t) => own.has(t) || foreign(t))).filter((d) => d.length);
 }
 
+// A meld as written: with a joker, in the order its tiles were picked (its place says what it
+// stands for); else sorted, a 1 after the 13 of a run that holds one (R12 R13 R1).
+function arranged(tiles) {
+  if (tiles.some(isJoker)) return tiles;
+  const sorted = [...tiles].sort(order);
+  const run = new Set(sorted.map((t) => code(t)[0])).size === 1;
+  if (run && sorted.some((t) => code(t).slice(1) === "13")) {
+    const ones = sorted.filter((t) => code(t).slice(1) === "1");
+    const rest = sorted.filter((t) => code(t).slice(1) !== "1");
+    return ones.length === 2 ? [ones[0], ...rest, ones[1]] : [...rest, ...ones];
+  }
+  return sorted;
+}
+
 function addToDraft(id, index) {
   for (const d of drafts) {
     const at = d.indexOf(id);
@@ -73,7 +87,7 @@ function addToDraft(id, index) {
   drafts = drafts.filter((d) => d.length);
   if (index === undefined || index >= drafts.length) drafts.push([id]);
   else drafts[index].push(id);
-  for (const d of drafts) if (d.every((t) => !isJoker(t))) d.sort(order);
+  drafts = drafts.map(arranged);
   selected.delete(id);
   render();
 }
@@ -465,7 +479,7 @@ const client = new Client({
 $("r45-draw").addEventListener("click", () => send({ action: "Draw" }));
 $("r45-meld").addEventListener("click", () => {
   if (!selected.size) return say("Select tiles of yours first.");
-  drafts.push([...selected].sort(order));
+  drafts.push(arranged([...selected]));
   selected.clear();
   render();
 });
@@ -501,7 +515,7 @@ $("r45-accept").addEventListener("click", () => {
 });
 $("r45-decline").addEventListener("click", () => send({ action: "AnswerExchange", give: null }));
 
-window.r45 = { client, get view() { return view; }, get status() { return status; } };
+window.r45 = { client, get view() { return view; }, get status() { return status; }, get drafts() { return drafts; } };
 render();
 client.connect();
 if (boot.poll_ms) setInterval(() => status !== "finished" && client.refresh().catch(() => {}), boot.poll_ms);

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from games.engine.r45 import bots
+from games.engine.r45.state import Discard, Display, Draw, Stitch
 
 from .conftest import PHONE, call, shoot
 from .helpers import drag
@@ -34,6 +35,37 @@ def move_of(action: Any) -> dict[str, Any]:
         for n, x in fields.items()
     }
     return {"action": type(action).__name__, **plain}
+
+
+def by_controls(page: Any, action: Any, view: dict[str, Any]) -> bool:
+    """Play ``action`` with the page's own controls if it has one; wait for it to land."""
+    seq = page.evaluate("r45.client.seq")
+    hand = "#r45-hand [data-tile='{}']".format
+    if isinstance(action, Draw):
+        page.click("#r45-draw")
+    elif isinstance(action, Discard):
+        page.click(hand(action.tile))
+        page.wait_for_selector(hand(action.tile) + ".r45-selected")
+        page.click("#r45-discard")
+    elif isinstance(action, Display):
+        for meld in action.melds:
+            for tile in meld:
+                page.click(hand(tile))
+                page.wait_for_selector(hand(tile) + ".r45-selected")
+            page.click("#r45-meld")
+        assert page.evaluate("r45.drafts") == [list(m) for m in action.melds]
+        page.click("#r45-play")
+    elif isinstance(action, Stitch):
+        target = page.locator(f"#r45-players [data-meld='{action.meld}']")
+        box = target.bounding_box()
+        assert box is not None
+        x = box["x"] + (4 if action.end == "low" else box["width"] - 4)
+        drag(page, page.locator(hand(action.tile)), (x, box["y"] + box["height"] / 2))
+    else:
+        return False
+    page.wait_for_function(f"r45.client.seq > {seq}")
+    assert page.locator("#r45-error").inner_text() == ""
+    return True
 
 
 def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
@@ -66,13 +98,14 @@ def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
         if not view["taken"]:  # the first player holds 15 and lays the locomotive at once
             page.click("#r45-draw")
             page.wait_for_function("r45.view.taken")
-        before = len(page.evaluate("r45.view.train"))
+        seq = page.evaluate("r45.client.seq")
         rack = page.evaluate("r45.view.rack")
         page.wait_for_function(
             f"document.querySelectorAll('#r45-hand .r45-tile').length === {len(rack)}"
         )
         tile = int(page.locator("#r45-hand .r45-tile").first.get_attribute("data-tile"))
         chosen = page.locator(f'#r45-hand [data-tile="{tile}"]')
+        chosen.wait_for(state="visible")
         if turn == 0:
             drag(page, chosen, page.locator("#r45-train"))
         else:
@@ -80,7 +113,10 @@ def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
             page.wait_for_selector(f'#r45-hand .r45-selected[data-tile="{tile}"]')
             page.click("#r45-discard")
         page.wait_for_function(f"r45.view.turn_number > {view['turn_number']}")
-        assert page.evaluate("r45.view.train")[before] == tile  # that tile went onto the train
+        # That tile went onto the train (the bot, next, may take it at once).
+        events = page.evaluate(f"r45.client.events({seq})")["events"]
+        laid = [e["event"] for e in events if e["event"]["kind"] == "Discarded"]
+        assert laid[0]["seat"] == 0 and laid[0]["tile"] == tile, (tile, events)
     shoot(page, "r45-play-1280.png")
     phone = new_page(viewport=PHONE, touch=True)
     phone.goto(f"{site}/__test__/login/alice/?next={game['url']}")
@@ -88,16 +124,23 @@ def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
     shoot(phone, "r45-play-390.png")
     phone.close()
 
-    # The rest of the game: the hard bot's choices for her seat, sent through the page.
+    # The rest of the game: the hard bot's choices for her seat, played with the page's
+    # controls where there is one (draw, discard, display, stitch by dragging), the others
+    # sent through the page's client.
+    by_hand: dict[str, int] = {}
     for step in range(2000):
         view = my_turn(page)
         if view["phase"] == "over":
             break
         action = bots.choose_action(view, random.Random(step), "hard")
+        if by_controls(page, action, view):
+            by_hand[type(action).__name__] = by_hand.get(type(action).__name__, 0) + 1
+            continue
         answer = page.evaluate("(move) => r45.client.post('r45', {move})", move_of(action))
         assert answer["ok"], answer
     else:
         raise AssertionError("the game did not end")
+    assert by_hand.get("Draw", 0) and by_hand.get("Discard", 0), by_hand
 
     page.wait_for_selector("#r45[data-ended]")
     final = page.evaluate("r45.view")
@@ -110,3 +153,9 @@ def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
     assert page.locator("#r45-end-links a", has_text="Check the shuffle").count() == 1
     assert "racks" not in source or '"racks": null' in source
     shoot(page, "r45-end-1280.png")
+    phone = new_page(viewport=PHONE, touch=True)
+    phone.goto(f"{site}/__test__/login/alice/?next={game['url']}")
+    phone.wait_for_selector("#r45[data-ended]")
+    assert phone.locator("#r45-scorecard tbody tr").count() == 2
+    shoot(phone, "r45-end-390.png")
+    print("played with the page's controls:", by_hand)

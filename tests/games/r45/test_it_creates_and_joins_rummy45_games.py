@@ -59,3 +59,24 @@ def test_the_new_game_form_and_how_to_play_offer_it(client: Any) -> None:
     rules = client.get("/how-to-play/").content.decode()
     assert 'id="mode-r45"' in rules and 'id="rummy45"' in rules
     assert "45 points" in rules
+
+
+def test_the_home_pages_form_starts_a_game_against_a_bot(client: Any) -> None:
+    form = {
+        "name": "Dora",
+        "mode": "r45",
+        "players": "2",
+        **{f"seat{i}": "human" for i in range(1, 6)},
+        "seat1": "bot:strong",
+        "clock": "60",
+        "days": "",
+        "target": "200",
+        "listed": "on",
+    }
+    answer = client.post("/games/new", form)
+    assert answer.status_code == 302, answer.content
+    game = Game.objects.get()
+    assert game.mode == "r45" and game.status == Status.PLAYING
+    page = client.get(answer["Location"])
+    assert page.status_code == 200 and b"games/r45.js" in page.content
+    assert page.templates[0].name == "games/r45.html"
