@@ -48,7 +48,8 @@ BOT_WAITS = (30, 60, 120, 300)
 FRESH_RATING = 1000
 # LAN rules have no clock unless one is set; a rated live game always has one.
 LIVE_CLOCK = 60
-SEEKABLE = tuple(m for m in Mode.values if m != Mode.SANDBOX)
+# Sandbox is never rated; Rummy 45 tables are not made by matchmaking yet.
+SEEKABLE = tuple(m for m in Mode.values if m not in (Mode.SANDBOX, Mode.R45))
 
 
 def window(waited: float) -> int:
