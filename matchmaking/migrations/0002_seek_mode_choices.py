@@ -4,15 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matchmaking', '0001_initial'),
+        ("matchmaking", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='seek',
-            name='mode',
-            field=models.CharField(choices=[('parlor', 'Parlor League'), ('blitz', 'Blitz'), ('sandbox', 'Sandbox'), ('rush', 'Rummy Rush'), ('lan', 'LAN rules'), ('r45', 'Rummy 45')], max_length=10),
+            model_name="seek",
+            name="mode",
+            field=models.CharField(
+                choices=[
+                    ("parlor", "Parlor League"),
+                    ("blitz", "Blitz"),
+                    ("sandbox", "Sandbox"),
+                    ("rush", "Rummy Rush"),
+                    ("lan", "LAN rules"),
+                    ("r45", "Rummy 45"),
+                ],
+                max_length=10,
+            ),
         ),
     ]
