@@ -172,6 +172,11 @@ class Seat(models.Model):
             "kind": self.kind,
             "strength": self.bot_strength or None,
             "joined": self.joined is not None,
+            # An account's seat links to its profile and shows its avatar (players app's URLs
+            # /@/<username>/ and /@/<username>/avatar.svg); a guest or a bot has neither.
+            "username": (
+                self.user.get_username() if self.user_id and self.kind == "human" else None
+            ),
         }
 
 

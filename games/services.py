@@ -684,7 +684,7 @@ def game_summary(game: Game, viewer: Identity) -> dict[str, Any]:
         "me": index,
         "status": game.status,
         "mode": game.mode,
-        "seats": [s.as_dict() for s in game.seats.all()],
+        "seats": [s.as_dict() for s in game.seats.select_related("user")],
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "clock_seconds": game.clock_seconds,
         "correspondence_days": game.correspondence_days,

@@ -185,9 +185,13 @@ def _board_row(user: Any, value: int, rating: Rating | None = None) -> dict[str,
 
 @require_GET
 def default_avatar(request: HttpRequest, username: str) -> HttpResponse:
-    """An avatar drawn from the initials, on a colour picked from the username."""
+    """The player's avatar at 64 px: the uploaded one (a redirect to its file), else one drawn
+    from the initials on a colour picked from the username. Other apps' pages show avatars
+    through this URL, since they do not import this app."""
     user = _user(username)
     player = PlayerProfile.objects.filter(user=user).first()
+    if player is not None and player.avatar_64:
+        return redirect(default_storage.url(player.avatar_64))
     name = player.name if player else user.get_username()
     initials = "".join(w[0] for w in name.split()[:2]).upper() or name[:1].upper()
     hue = int(hashlib.sha256(user.get_username().encode()).hexdigest()[:4], 16) % 360

@@ -139,6 +139,21 @@ export class Ui {
     return el;
   }
 
+  /** An account's avatar over the drawn initials (which stay for guests and bots). */
+  avatar(li, username) {
+    const box = li.querySelector(".rm-avatar");
+    let img = box.querySelector("img");
+    if (!username) return img?.remove();
+    const src = `/@/${encodeURIComponent(username)}/avatar.svg`;
+    if (img?.getAttribute("src") === src) return;
+    img = img || document.createElement("img");
+    img.className = "rm-avatar-img";
+    img.alt = "";
+    img.width = img.height = 40;
+    img.src = src;
+    box.append(img);
+  }
+
   /** Render the whole board from the model, animating tiles that moved. */
   render() {
     const b = this.board;
@@ -344,9 +359,16 @@ export class Ui {
       const name = nameOf(i);
       li.querySelector(".rm-initials").textContent = initials(name);
       li.querySelector(".rm-avatar").style.setProperty("--hue", hue(name));
-      // The name itself, and "(you)" / "· bot" as a tag a phone drops to keep the name whole.
+      this.avatar(li, seat?.username);
+      // The name itself, and "(you)" / "· bot" as a tag a phone drops to keep the name whole;
+      // an account's name links to its profile.
       const pname = li.querySelector(".rm-pname");
-      pname.textContent = name;
+      if (seat?.username) {
+        const link = document.createElement("a");
+        link.href = `/@/${encodeURIComponent(seat.username)}/`;
+        link.textContent = name;
+        pname.replaceChildren(link);
+      } else pname.textContent = name;
       const tag = (i === this.board.seat ? "(you)" : "") + (seat?.kind === "bot" ? "· bot" : "");
       if (tag) pname.dataset.tag = tag;
       else delete pname.dataset.tag;
