@@ -210,7 +210,7 @@ export function start(host, form) {
     rack.replaceChildren(frag);
   }
 
-  function render() {
+  function render({ write = true } = {}) {
     renderPalette();
     renderTable();
     renderRack();
@@ -222,7 +222,7 @@ export function start(host, form) {
     if (picked) say(`Picked ${tileName(picked.code)}: now press a meld's +, the new meld or the rack, or drop it there.`);
     else if (problem) say(problem, pos.badMelds().length ? "error" : "info");
     else say("The table is valid. Check with the solver, or save and share.", "ok");
-    writeFields();
+    if (write) writeFields(); // not while the player is typing there
   }
 
   function takeFrom(source) {
@@ -472,8 +472,16 @@ export function start(host, form) {
     render();
   });
 
-  // The advanced text form and the visual editor show one position: typing there redraws here.
+  // The advanced text form and the visual editor show one position: typing there redraws here
+  // as soon as the text reads as tiles (on input, so nothing moves under a click that follows);
+  // text that does not is named when the field is left.
   for (const field of [tableField, rackField]) {
+    field.addEventListener("input", () => {
+      if (!readFields()) return;
+      picked = null;
+      clearShare();
+      render({ write: false });
+    });
     field.addEventListener("change", () => {
       if (readFields()) {
         picked = null;
