@@ -129,7 +129,7 @@ def test_the_console_refuses_what_cannot_be_run(organiser: Client) -> None:
 def test_pause_resume_repair_and_cancel(
     organiser: Client, make_tournament: Any, queue: Any
 ) -> None:
-    t = make_tournament(bots=4)
+    t = make_tournament(bots=4, rounds=2)
     changelist_action(organiser, "tournament", "start_now", [t.pk])
     rnd = Round.objects.get(tournament=t)
     before = set(rnd.tables.values_list("game_id", flat=True))
