@@ -16,16 +16,22 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> dict[str, Any]:
+    return run_driver("benchmarks.players_driver")
+
+
+def run_driver(module: str) -> dict[str, Any]:
+    """Run a benchmark's driver ``module`` in a process of its own on a fresh SQLite database
+    (production settings, DEBUG off) and return the JSON object it prints."""
     with tempfile.TemporaryDirectory() as folder:
         env = dict(os.environ)
-        env["RUMMI_SQLITE_PATH"] = str(Path(folder) / "players.sqlite3")
+        env["RUMMI_SQLITE_PATH"] = str(Path(folder) / "bench.sqlite3")
         env["RUMMI_LOG_DIR"] = folder
         env["RUMMI_DEBUG"] = "0"
         env["RUMMI_ALLOWED_HOSTS"] = "testserver"
         env.setdefault("SECRET_KEY", "bench-only-" + "x" * 40)
         env.pop("DATABASE_URL", None)
         done = subprocess.run(
-            [sys.executable, "-m", "benchmarks.players_driver"],
+            [sys.executable, "-m", module],
             cwd=ROOT,
             env=env,
             capture_output=True,

@@ -21,7 +21,14 @@ from . import services
 from .models import Action, Entry, Round, Table, TableSeat, Tournament
 
 
-class ActionInline(admin.TabularInline):
+class NoAdding:
+    """Rows made only by the services (an action, an entry, a table): the admin adds none."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ActionInline(NoAdding, admin.TabularInline):
     model = Action
     fields = ("at", "actor", "verb", "detail", "public")
     readonly_fields = fields
@@ -29,20 +36,14 @@ class ActionInline(admin.TabularInline):
     can_delete = False
     verbose_name_plural = "history"
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
-
-class EntryInline(admin.TabularInline):
+class EntryInline(NoAdding, admin.TabularInline):
     model = Entry
     fields = ("rank", "name", "user", "bot_strength", "rating", "points", "byes", "withdrawn")
     readonly_fields = fields
     extra = 0
     can_delete = False
     show_change_link = True
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class AddPlayerForm(forms.Form):
@@ -265,7 +266,7 @@ def _ask_reason(
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(NoAdding, admin.ModelAdmin):
     list_display = ("name", "tournament", "rank", "points", "rating", "byes", "withdrawn", "absent")
     list_filter = ("tournament", "withdrawn")
     search_fields = ("name", "user__username")
@@ -286,9 +287,6 @@ class EntryAdmin(admin.ModelAdmin):
     )
     fields = readonly_fields + ("rating", "absent")
     actions = ("withdraw", "reinstate")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
     def save_model(self, request: HttpRequest, obj: Entry, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
@@ -321,7 +319,7 @@ class EntryAdmin(admin.ModelAdmin):
             )
 
 
-class TableInline(admin.TabularInline):
+class TableInline(NoAdding, admin.TabularInline):
     model = Table
     fields = ("number", "game", "done", "adjudicated", "players")
     readonly_fields = fields
@@ -329,16 +327,13 @@ class TableInline(admin.TabularInline):
     can_delete = False
     show_change_link = True
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
     @admin.display(description="players")
     def players(self, table: Table) -> str:
         return ", ".join(s.entry.name for s in table.seats.select_related("entry"))
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(NoAdding, admin.ModelAdmin):
     list_display = ("__str__", "state", "started", "ended", "deadline")
     list_filter = ("tournament", "state")
     readonly_fields = (
@@ -354,9 +349,6 @@ class RoundAdmin(admin.ModelAdmin):
     inlines = (TableInline,)
     actions = ("repair",)
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
     @admin.action(description="Pair again (a round with no move made)")
     def repair(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
         for rnd in queryset.select_related("tournament"):
@@ -368,28 +360,22 @@ class RoundAdmin(admin.ModelAdmin):
             )
 
 
-class TableSeatInline(admin.TabularInline):
+class TableSeatInline(NoAdding, admin.TabularInline):
     model = TableSeat
     fields = ("seat", "entry", "place", "total", "points")
     readonly_fields = fields
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(NoAdding, admin.ModelAdmin):
     list_display = ("__str__", "game", "done", "adjudicated")
     list_filter = ("round__tournament", "done")
     readonly_fields = ("round", "number", "game", "done", "adjudicated")
     fields = readonly_fields
     inlines = (TableSeatInline,)
     actions = ("adjudicate",)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
     @admin.action(description="Adjudicate (end now, scored as if blocked)")
     def adjudicate(self, request: HttpRequest, queryset: QuerySet[Table]) -> Any:
