@@ -21,7 +21,7 @@ let selected = new Set(); // tile ids of your own board
 let drafts = []; // melds being built: tile ids, yours or the table's (a discard, the train, a joker)
 let busy = false;
 let endShown = false;
-let dragging = false; // while a tile is carried, updates wait: the board is drawn after the drop
+let dragging = false; // while a tile is pressed or carried, updates wait: the board is drawn after
 let pending = false;
 
 const name = (seat) => SEATS[seat]?.name || `Seat ${seat + 1}`;
@@ -103,8 +103,18 @@ function say(text) {
   $("r45-error").textContent = text || "";
 }
 
-async function send(move) {
-  if (busy) return { ok: false };
+// One move at a time, in the order they were made: a move made while another is on its way
+// (a tile dropped on the train while the draw is still being answered) waits its turn, and is
+// sent with the seq the first one's answer brings, instead of being lost.
+let queue = Promise.resolve();
+
+function send(move) {
+  const run = queue.then(() => post(move));
+  queue = run.catch(() => {});
+  return run;
+}
+
+async function post(move) {
   busy = true;
   say("");
   try {
@@ -190,9 +200,11 @@ function draggable(el, id, onClick) {
     const start = { x: down.clientX, y: down.clientY };
     let ghost = null;
     el.setPointerCapture(down.pointerId);
+    // From the press on, updates wait (a poll or a frame would redraw the hand and drop the
+    // pressed tile from under the pointer): the board is drawn again once it is released.
+    dragging = true;
     const move = (e) => {
       if (!ghost && Math.hypot(e.clientX - start.x, e.clientY - start.y) > 6) {
-        dragging = true;
         ghost = el.cloneNode(true);
         ghost.classList.add("r45-ghost");
         document.body.append(ghost);
@@ -211,9 +223,13 @@ function draggable(el, id, onClick) {
       el.removeEventListener("pointercancel", up);
       document.querySelectorAll(".r45-over").forEach((o) => o.classList.remove("r45-over"));
       el.classList.remove("r45-lifted");
-      if (!ghost) return onClick();
-      ghost.remove();
       dragging = false;
+      if (!ghost) {
+        onClick();
+        if (pending) render();
+        return;
+      }
+      ghost.remove();
       const target = e.type === "pointercancel" ? null : dropTarget(e.clientX, e.clientY);
       if (target) dropped(id, target, e.clientX);
       if (pending) render();
@@ -515,7 +531,13 @@ $("r45-accept").addEventListener("click", () => {
 });
 $("r45-decline").addEventListener("click", () => send({ action: "AnswerExchange", give: null }));
 
-window.r45 = { client, get view() { return view; }, get status() { return status; }, get drafts() { return drafts; } };
+window.r45 = {
+  client,
+  get view() { return view; },
+  get status() { return status; },
+  get drafts() { return drafts; },
+  get busy() { return busy; },
+};
 render();
 client.connect();
 if (boot.poll_ms) setInterval(() => status !== "finished" && client.refresh().catch(() => {}), boot.poll_ms);

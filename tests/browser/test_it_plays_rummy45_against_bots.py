@@ -23,8 +23,24 @@ from .helpers import drag
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
+def until(page: Any, condition: str, timeout: float = 30_000) -> None:
+    """Wait for ``condition`` (JavaScript) to hold; on a timeout, fail saying what the page shows."""
+    try:
+        page.wait_for_function(condition, timeout=timeout)
+    except Exception as error:
+        shown = page.evaluate(
+            """() => ({seq: r45.client.seq, busy: r45.busy, phase: r45.view?.phase,
+                to_act: r45.view?.to_act, turn: r45.view?.turn_number, taken: r45.view?.taken,
+                error: document.getElementById('r45-error').textContent,
+                status: document.getElementById('r45-status').textContent})"""
+        )
+        raise AssertionError(f"waited for {condition}; the page shows {shown}") from error
+
+
 def my_turn(page: Any) -> Any:
-    page.wait_for_function("r45.view && (r45.view.phase === 'over' || r45.view.to_act.includes(0))")
+    # The bot thinks (its turn runs in the site's one thread for sync views, beside the other
+    # tests' work): wait on the state, with room for a loaded machine.
+    until(page, "r45.view && (r45.view.phase === 'over' || r45.view.to_act.includes(0))", 60_000)
     return page.evaluate("r45.view")
 
 
@@ -63,7 +79,7 @@ def by_controls(page: Any, action: Any, view: dict[str, Any]) -> bool:
         drag(page, page.locator(hand(action.tile)), (x, box["y"] + box["height"] / 2))
     else:
         return False
-    page.wait_for_function(f"r45.client.seq > {seq}")
+    until(page, f"r45.client.seq > {seq}")
     assert page.locator("#r45-error").inner_text() == ""
     return True
 
@@ -112,7 +128,7 @@ def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
             chosen.click()
             page.wait_for_selector(f'#r45-hand .r45-selected[data-tile="{tile}"]')
             page.click("#r45-discard")
-        page.wait_for_function(f"r45.view.turn_number > {view['turn_number']}")
+        until(page, f"r45.view.turn_number > {view['turn_number']}")
         # That tile went onto the train (the bot, next, may take it at once).
         events = page.evaluate(f"r45.client.events({seq})")["events"]
         laid = [e["event"] for e in events if e["event"]["kind"] == "Discarded"]
