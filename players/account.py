@@ -72,7 +72,7 @@ def export(user: Any) -> dict[str, Any]:
             for c in RatingChange.objects.filter(user=user).select_related("game")
         ],
         "trophies": [
-            {"key": t.key, "earned": t.earned.isoformat()}
+            {"key": t.key, "earned": t.earned.isoformat(), "where": t.link or None}
             for t in TrophyAward.objects.filter(user=user)
         ],
         "puzzles": puzzles,

@@ -5,8 +5,8 @@ Today's three felts and two backs are everyone's; each new one is unlocked by a 
 (players/trophies.py). The server refuses a locked choice. The settings are the board's:
 felt, tile back, colour-blind mode, the invalid-meld outline, sounds (mute) and rack sort.
 
->>> sorted(FELTS)[:3]
-['blue', 'emerald', 'green']
+>>> sorted(FELTS)[:4]
+['blue', 'champion', 'emerald', 'green']
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ FELTS = {
         Cosmetic("emerald", "Emerald baize", "games_10"),
         Cosmetic("sunset", "Sunset", "parlor_target"),
         Cosmetic("royal", "Royal purple", "beat_master"),
+        Cosmetic("champion", "Champion's gold", "tournament_win"),
     )
 }
 BACKS = {
@@ -54,6 +55,7 @@ BACKS = {
         Cosmetic("gold", "Gold leaf", "wins_10"),
         Cosmetic("starry", "Starry joker", "joker_freed"),
         Cosmetic("checker", "Checkered", "rated_game"),
+        Cosmetic("podium", "Podium bronze", "tournament_podium"),
     )
 }
 SORTS = ("colour", "number", "none")

@@ -79,6 +79,9 @@ class TrophyAward(models.Model):
         "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     seq = models.PositiveIntegerField(null=True, blank=True, help_text="the event it was earned at")
+    link = models.CharField(
+        max_length=200, blank=True, help_text="where it was earned, when not a game (a tournament)"
+    )
     seen = models.BooleanField(default=False, help_text="its toast was shown")
 
     class Meta:

@@ -1,5 +1,6 @@
 """The players app's subscribers to games/signals.py: a finished game is rated and its
-trophies awarded; a solved puzzle awards the solver's puzzle trophies.
+trophies awarded; a solved puzzle awards the solver's puzzle trophies; a finished tournament
+awards its entrants' tournament trophies.
 
 A receiver must not raise (the mover was answered already): each logs its own failure.
 """
@@ -12,7 +13,7 @@ from typing import Any
 from django.dispatch import receiver
 
 from games.models import Game
-from games.signals import game_finished, puzzle_solved
+from games.signals import game_finished, puzzle_solved, tournament_finished
 
 from . import ratings, trophies
 
@@ -41,3 +42,13 @@ def award_puzzle_trophies(sender: Any, user_id: int, **kwargs: Any) -> None:
         trophies.award(list(trophies.puzzle_trophies(user_id)))
     except Exception:
         log.exception("awarding the puzzle trophies of user %s failed", user_id)
+
+
+@receiver(tournament_finished, dispatch_uid="players.award_tournament_trophies")
+def award_tournament_trophies(sender: Any, tournament_id: int, **kwargs: Any) -> None:
+    """From the stored final standings, as the backfill reads them; a second delivery awards
+    nothing more (each trophy is held once)."""
+    try:
+        trophies.award(list(trophies.tournament_trophies(tournament_id)))
+    except Exception:
+        log.exception("awarding the trophies of tournament %s failed", tournament_id)

@@ -2,10 +2,12 @@
 (docs/design.md "Trophies").
 
 A game's trophies are awarded from ``game_finished`` (players/receivers.py) to each signed-in
-seat; :func:`backfill` (``manage.py awardtrophies``) walks the whole history in the order games
-finished and awards what is missing. Both read only stored rows (results, events, earlier
-results of the same player up to this game), so a backfill gives exactly what live awards
-gave. An award is unique per player and trophy and is never taken back.
+seat, and a tournament's from ``tournament_finished`` to its signed-in entrants;
+:func:`backfill` (``manage.py awardtrophies``) walks the whole history in the order games and
+tournaments finished and awards what is missing. Both read only stored rows (results, events,
+earlier results of the same player up to this game, a tournament's final standings), so a
+backfill gives exactly what live awards gave. An award is unique per player and trophy and is
+never taken back.
 
 >>> len(TROPHIES) >= 25
 True
@@ -20,6 +22,7 @@ from typing import Any
 from django.apps import apps as registry
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet, Sum
+from django.urls import reverse
 
 from games.models import Game, GameEvent, GameResult, Mode, SeatKind, Status
 
@@ -244,7 +247,32 @@ PUZZLES: list[Trophy] = [
     Trophy("streak_20", "On a roll", "Solve 20 puzzles in a row in streak mode.", "🔥", "puzzles"),
 ]
 
-TROPHIES: dict[str, Trophy] = {t.key: t for t in PLAY + PUZZLES}
+TOURNAMENT_FIELD = 4  # the podium and the win count in tournaments of at least this many
+TOURNAMENTS: list[Trophy] = [
+    Trophy(
+        "tournament_played",
+        "Entrant",
+        "Play a tournament to its end without withdrawing.",
+        "🎟️",
+        "tournaments",
+    ),
+    Trophy(
+        "tournament_podium",
+        "On the podium",
+        f"Finish in the top three of a tournament of {TOURNAMENT_FIELD} or more players.",
+        "🥉",
+        "tournaments",
+    ),
+    Trophy(
+        "tournament_win",
+        "Tournament champion",
+        f"Win a tournament of {TOURNAMENT_FIELD} or more players.",
+        "🏅",
+        "tournaments",
+    ),
+]
+
+TROPHIES: dict[str, Trophy] = {t.key: t for t in PLAY + PUZZLES + TOURNAMENTS}
 
 
 @dataclass(frozen=True)
@@ -254,6 +282,7 @@ class Earned:
     game_id: int | None
     seq: int | None
     when: Any
+    link: str = ""  # where it was earned when that is not a game (a tournament's page)
 
 
 def _record_before(result: GameResult) -> dict[str, int]:
@@ -312,6 +341,42 @@ def puzzle_trophies(user_id: int) -> Iterator[Earned]:
         yield Earned(user_id, "streak_20", None, None, rating.streak_started)
 
 
+def tournament_trophies(tournament_id: int) -> Iterator[Earned]:
+    """What the signed-in entrants of a finished tournament earned by its final standings: a
+    place for everyone who played it to its end (not withdrawn, ranked), the podium and the win
+    in a field of :data:`TOURNAMENT_FIELD` or more entrants not withdrawn (bots count: they are
+    opponents).
+    Read through the app registry, from the stored tournament and its entries, so the backfill
+    and the live award (on ``tournament_finished``) give the same."""
+    if not registry.is_installed("tournaments"):
+        return
+    tournament = registry.get_model("tournaments", "Tournament")
+    entry = registry.get_model("tournaments", "Entry")
+    t = tournament.objects.filter(pk=tournament_id, state="finished").first()
+    if t is None or t.finished is None:
+        return
+    field = entry.objects.filter(tournament=t, withdrawn=False).count()
+    link = reverse("tournament", args=[t.pk])
+    ranked = entry.objects.filter(
+        tournament=t, user__isnull=False, withdrawn=False, rank__isnull=False
+    )
+    for user_id, rank in ranked.values_list("user_id", "rank").order_by("rank", "pk"):
+        yield Earned(user_id, "tournament_played", None, None, t.finished, link)
+        if field >= TOURNAMENT_FIELD and rank <= 3:
+            yield Earned(user_id, "tournament_podium", None, None, t.finished, link)
+        if field >= TOURNAMENT_FIELD and rank == 1:
+            yield Earned(user_id, "tournament_win", None, None, t.finished, link)
+
+
+def finished_tournaments() -> list[int]:
+    """Every finished tournament's id, in the order they finished."""
+    if not registry.is_installed("tournaments"):
+        return []
+    tournament = registry.get_model("tournaments", "Tournament")
+    done = tournament.objects.filter(state="finished", finished__isnull=False)
+    return list(done.order_by("finished", "pk").values_list("pk", flat=True))
+
+
 def daily_streak(user_id: int) -> dict[str, Any]:
     """The player's daily puzzle streaks: ``current`` (ending on the last daily) and
     ``best``, in days, and when the best first reached 7 and 30 days."""
@@ -348,7 +413,12 @@ def award(earned: list[Earned]) -> list[TrophyAward]:
             award, created = TrophyAward.objects.get_or_create(
                 user_id=item.user_id,
                 key=item.key,
-                defaults={"earned": item.when, "game_id": item.game_id, "seq": item.seq},
+                defaults={
+                    "earned": item.when,
+                    "game_id": item.game_id,
+                    "seq": item.seq,
+                    "link": item.link,
+                },
             )
             if created:
                 made.append(award)
@@ -378,4 +448,6 @@ def backfill() -> list[TrophyAward]:
     users = GameResult.objects.filter(user__isnull=False).values_list("user_id", flat=True)
     for user_id in sorted(set(users)):
         made += award(list(puzzle_trophies(user_id)))
+    for tournament_id in finished_tournaments():
+        made += award(list(tournament_trophies(tournament_id)))
     return made

@@ -104,8 +104,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "replay": (
                 reverse("replay", args=[a.game.public_id]) + (f"#seq-{a.seq}" if a.seq else "")
                 if a.game
-                else None
+                else a.link or None
             ),
+            "where": "the game" if a.game else "the tournament" if a.link else "",
         }
         for a in TrophyAward.objects.filter(user=user).select_related("game")
         if a.key in TROPHIES

@@ -29,7 +29,7 @@ def test_there_are_at_least_25_trophies_each_with_its_parts() -> None:
     assert len(TROPHIES) >= 25
     for key, trophy in TROPHIES.items():
         assert trophy.key == key and trophy.name and trophy.description and trophy.icon
-        assert trophy.category in ("play", "puzzles")
+        assert trophy.category in ("play", "puzzles", "tournaments")
     assert {f"beat_{s}" for s in ("beginner", "casual", "strong", "master")} <= set(TROPHIES)
 
 
