@@ -133,6 +133,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "DJANGO_SETTINGS_MODULE": "tests.browser.site_settings",
         "RUMMI_BROWSER_DB": str(folder / "db.sqlite3"),
         "PYTHONPATH": str(ROOT),
+        # The site is not under coverage: its bots think with the compiled solver when its
+        # build is current (games/engine/native.py), as `make run` does, even in the pure pass.
+        "RUMMI_PURE_PYTHON": "",
     }
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
