@@ -27,9 +27,9 @@ DEFAULT_POINTS: dict[int, tuple[float, ...]] = {
     3: (2.0, 1.0, 0.0),
     4: (3.0, 2.0, 1.0, 0.0),
 }
-# The largest Swiss field at 2 a table that py4swiss's Dutch engine pairs: up to 0.13 s a round at
-# 64 players on the 2-core machine, up to 0.9 s at 128 (docs/tournaments.md "Swiss, 2 per
-# table"). Larger fields, and rounds the engine cannot pair, are paired by ``_pairs``.
+# The largest Swiss field at 2 a table that py4swiss's Dutch engine pairs: its slowest round took
+# 0.11-0.32 s at 64 players on the shared 2-core machine, 0.52-0.88 s at 128 (docs/tournaments.md
+# "Swiss, 2 per table"). Larger fields, and rounds the engine cannot pair, go to ``_pairs``.
 DUTCH_LIMIT = 64
 # How far down the standings a 2-per-table pairing looks for a partner before it widens the
 # search to everyone (docs/tournaments.md "Swiss, 2 per table").

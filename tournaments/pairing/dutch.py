@@ -41,8 +41,8 @@ def swiss_round(order: Sequence[Entrant], round_number: int, bye: int | None) ->
     """The Dutch round for ``order`` (ranked best first), the bye, when the count is odd, to
     ``bye`` (the lowest-ranked player with the fewest byes). None when the Dutch rules allow no
     such round (every way would repeat a meeting, give the bye elsewhere, or seat two players
-    who must both move first at one table), when points are not whole tenths, or when the
-    engine fails: the caller then pairs the round its own way."""
+    who must both move first, or both second, at one table), when points are not whole
+    tenths, or when the engine fails: the caller then pairs the round its own way."""
     if not order or any(abs(e.points * 10 - round(e.points * 10)) > 1e-9 for e in order):
         return None
     try:
