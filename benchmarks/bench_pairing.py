@@ -1,6 +1,7 @@
 """Pairing a 1,000-player Swiss round (target: under 2 s) at 2 and at 4 a table, rounds 1-5
-with random results between them, and a 500-player arena seating its waiting players
-(tournaments/pairing; the services' own re-seat is bench_tournaments)."""
+with random results between them; the largest field paired by the FIDE Dutch engine at 2 a
+table (DUTCH_LIMIT players, target: well under 1 s a round); and a 500-player arena seating its
+waiting players (tournaments/pairing; the services' own re-seat is bench_tournaments)."""
 
 from __future__ import annotations
 
@@ -8,24 +9,32 @@ import random
 import time
 from typing import Any
 
-from tournaments.pairing import ArenaWaiter, Entrant, arena_tables, placement_points, swiss
+from tournaments.pairing import (
+    DUTCH_LIMIT,
+    ArenaWaiter,
+    Entrant,
+    arena_tables,
+    placement_points,
+    swiss,
+)
 
 PLAYERS = 1000
 ROUNDS = 5
 
 
-def _swiss(size: int) -> list[float]:
+def _swiss(size: int, players: int = PLAYERS, rounds: int = ROUNDS) -> list[float]:
+    """Each round's pairing time in a Swiss of ``players`` at ``size`` a table."""
     rng = random.Random(size)
-    points = dict.fromkeys(range(PLAYERS), 0.0)
-    met: dict[int, set[int]] = {k: set() for k in range(PLAYERS)}
-    firsts: dict[int, list[bool]] = {k: [] for k in range(PLAYERS)}
-    byes = dict.fromkeys(range(PLAYERS), 0)
-    ratings = {k: rng.gauss(1500, 250) for k in range(PLAYERS)}
+    points = dict.fromkeys(range(players), 0.0)
+    met: dict[int, set[int]] = {k: set() for k in range(players)}
+    firsts: dict[int, list[bool]] = {k: [] for k in range(players)}
+    byes = dict.fromkeys(range(players), 0)
+    ratings = {k: rng.gauss(1500, 250) for k in range(players)}
     timings = []
-    for number in range(1, ROUNDS + 1):
+    for number in range(1, rounds + 1):
         entrants = [
             Entrant(k, ratings[k], points[k], frozenset(met[k]), tuple(firsts[k]), byes[k])
-            for k in range(PLAYERS)
+            for k in range(players)
         ]
         began = time.perf_counter()
         paired = swiss(entrants, size, number, bytes([number]))
@@ -63,6 +72,8 @@ def _arena() -> float:
 def main() -> dict[str, Any]:
     two = _swiss(2)
     four = _swiss(4)
+    _swiss(2, 8, 1)  # imports the Dutch engine outside the timings
+    dutch = _swiss(2, DUTCH_LIMIT)
     arena = _arena()
     return {
         "players": PLAYERS,
@@ -71,6 +82,11 @@ def main() -> dict[str, Any]:
         "swiss_max_s": round(max(two + four), 3),
         "swiss_target_s": 2.0,
         "swiss_met": max(two + four) < 2.0,
+        "dutch_players": DUTCH_LIMIT,
+        "dutch_2_per_table_s": [round(t, 3) for t in dutch],
+        "dutch_max_s": round(max(dutch), 3),
+        "dutch_target_s": 1.0,
+        "dutch_met": max(dutch) < 1.0,
         "arena_500_seat_all_s": round(arena, 4),
         "arena_target_s": 1.0,
     }

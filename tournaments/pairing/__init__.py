@@ -1,4 +1,6 @@
-"""Pairing and scoring for tournaments (docs/tournaments.md): pure, the standard library only.
+"""Pairing and scoring for tournaments (docs/tournaments.md): pure, the standard library only,
+but for py4swiss's FIDE Dutch engine, which pairs Swiss fields of up to ``DUTCH_LIMIT`` players
+at 2 a table (``tournaments.pairing.dutch``, imported when first needed).
 
 The services (tournaments/services.py) turn stored rows into these inputs and store the
 answers. Everything is deterministic: the same inputs and seed give the same round.
@@ -25,6 +27,10 @@ DEFAULT_POINTS: dict[int, tuple[float, ...]] = {
     3: (2.0, 1.0, 0.0),
     4: (3.0, 2.0, 1.0, 0.0),
 }
+# The largest Swiss field at 2 a table that py4swiss's Dutch engine pairs: its slowest round took
+# 0.11-0.32 s at 64 players on the shared 2-core machine, 0.52-0.88 s at 128 (docs/tournaments.md
+# "Swiss, 2 per table"). Larger fields, and rounds the engine cannot pair, go to ``_pairs``.
+DUTCH_LIMIT = 64
 # How far down the standings a 2-per-table pairing looks for a partner before it widens the
 # search to everyone (docs/tournaments.md "Swiss, 2 per table").
 WINDOW = 48
@@ -120,12 +126,20 @@ def _byes(order: list[Entrant], seated: int) -> tuple[list[Entrant], list[int]]:
 
 
 def swiss(entrants: Sequence[Entrant], table_size: int, round_number: int, seed: bytes) -> Round:
-    """One Swiss round: 2 a table by score groups (top half against bottom half, no repeat);
-    3-4 a table by score bracket, repeats and spread kept low (docs/tournaments.md)."""
+    """One Swiss round: 2 a table by the FIDE Dutch system up to ``DUTCH_LIMIT`` players, by
+    score groups (top half against bottom half, no repeat) above it or where the Dutch rules
+    allow no pairing; 3-4 a table by score bracket, repeats and spread kept low
+    (docs/tournaments.md)."""
     order = _order(entrants)
     seated = sum(table_sizes(len(order), table_size))
     playing, byes = _byes(order, seated)
     if table_size == 2:
+        if len(order) <= DUTCH_LIMIT:
+            from . import dutch
+
+            paired = dutch.swiss_round(order, round_number, byes[0] if byes else None)
+            if paired is not None:
+                return paired
         return Round(tuple(_pairs(playing, round_number)), tuple(byes))
     rng = random.Random(seed)
     if round_number == 1:
