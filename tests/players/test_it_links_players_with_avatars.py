@@ -1,5 +1,5 @@
 """Player names link to their profiles with their avatars (issue 19): the home page's game
-list, the game's seats as the board reads them, and the end of game's scorecard; a
+list, the game's seats as the board reads them, the end of game's scorecard and the replay; a
 guest's, a bot's and a deleted player's name has neither."""
 
 from __future__ import annotations
@@ -78,3 +78,18 @@ def test_the_scorecard_names_each_account_for_its_profile_link(table_of_four: An
         ("Gus", None),
         ("Beginner bot", None),
     ]
+
+
+def test_the_replay_links_the_accounts_and_names_the_rest(table_of_four: Any) -> None:
+    page = Client().get(f"/g/{table_of_four.public_id}/replay/").content.decode()
+
+    players = page.split('class="replay-players"')[1].split("</p>")[0]
+    assert (
+        '<a class="player-link" href="/@/ann/"><img class="avatar tiny" src="/@/ann/avatar.svg"'
+        in players
+    )
+    for shown in ("deleted player", "Gus", "Beginner bot"):
+        assert shown in players
+    assert players.count("<a ") == 1 and not _linked(page, "ben")
+    # The racks' names, drawn by the page's script, link from the same seats.
+    assert '<script id="replay-usernames" type="application/json">["ann", null, null, null]' in page
