@@ -93,3 +93,27 @@ def test_the_replay_links_the_accounts_and_names_the_rest(table_of_four: Any) ->
     assert players.count("<a ") == 1 and not _linked(page, "ben")
     # The racks' names, drawn by the page's script, link from the same seats.
     assert '<script id="replay-usernames" type="application/json">["ann", null, null, null]' in page
+
+
+def test_the_profiles_games_lists_link_the_accounts_and_name_the_rest(table_of_four: Any) -> None:
+    for url in ("/@/ann/", "/@/ann/games/"):
+        page = Client().get(url).content.decode()
+        table = page.split('class="players-games"')[1].split("</table>")[0]
+        assert '<a class="player-link" href="/@/ann/"><img class="avatar tiny"' in table
+        for shown in ("deleted player", "Gus", "Beginner bot"):
+            assert shown in table
+        assert table.count('class="player-link"') == 1, url
+
+
+def test_the_waiting_page_links_the_seated_accounts(django_user_model: Any) -> None:
+    ann, ben = make_users(django_user_model, "ann", "ben")
+    game = services.create_game(viewer(ann), {"players": 4})
+    services.join_game(viewer(ben), game.seats.get(index=1).invite_token)
+    services.join_game(Identity(guest_key="g-9", name="Gus"), game.seats.get(index=2).invite_token)
+
+    page = Client().get(f"/g/{game.public_id}/").content.decode()
+    seats = page.split('class="seat-list"')[1].split("</ul>")[0]
+
+    for name in ("ann", "ben"):
+        assert f'<strong><a class="player-link" href="/@/{name}/">' in seats
+    assert "<strong>Gus" in seats and seats.count('class="player-link"') == 2
