@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def until(page: Any, condition: str, timeout: float = 30_000) -> None:
-    """Wait for ``condition`` (JavaScript) to hold; on a timeout, fail saying what the page shows."""
+    """Wait for ``condition`` (JavaScript) to hold; on a timeout, say what the page shows."""
     try:
         page.wait_for_function(condition, timeout=timeout)
     except Exception as error:
