@@ -873,16 +873,23 @@ def adopt_guest_seats(guest_key: str, user_id: int, name: str) -> int:
 
 def scorecard(game: Game) -> list[dict[str, Any]]:
     """Each seat's line of a finished game, from its result rows (GameResult) and the rounds'
-    scores: place, total, round scores, melds laid, tiles and jokers played, average turn."""
+    scores: place, total, round scores, melds laid, tiles and jokers played, average turn, and
+    the account's username for the profile link (``None`` for a guest, a bot or a deleted
+    player)."""
     state = load_state(game)
     rounds = list(state.round_scores) if state else []
     lines = []
-    for row in game.results.order_by("seat"):
+    for row in game.results.select_related("user").order_by("seat"):
         seconds = row.average_turn_seconds
         lines.append(
             {
                 "seat": row.seat,
                 "name": row.name or f"Seat {row.seat + 1}",
+                # An account's line links to its profile (as Seat.as_dict); a guest's, a bot's
+                # and a deleted player's (its user gone) do not.
+                "username": (
+                    row.user.get_username() if row.user_id and row.kind == SeatKind.HUMAN else None
+                ),
                 "place": row.place,
                 "total": row.total,
                 "rounds": [scores[row.seat] for scores in rounds if row.seat < len(scores)],

@@ -213,7 +213,12 @@ def replay_page(request: HttpRequest, gid: str) -> HttpResponse:
                     f"{row['name']} laid {row['played']}; the best play laid {row['best']} "
                     f"({row['missed']} more): " + "  ".join(" ".join(m) for m in row["best_table"])
                 )
-    return render(request, "games/replay.html", {"game": game, "steps": steps})
+    # Who played, for the page's player line and its racks' names: an account's name links to
+    # its profile; a guest's, a bot's and a deleted player's do not (Seat.as_dict's username).
+    seats = list(game.seats.select_related("user"))
+    usernames = [s.as_dict()["username"] for s in seats]
+    context = {"game": game, "steps": steps, "seats": seats, "usernames": usernames}
+    return render(request, "games/replay.html", context)
 
 
 def record(request: HttpRequest, gid: str) -> HttpResponse:

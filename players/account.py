@@ -80,11 +80,16 @@ def export(user: Any) -> dict[str, Any]:
 
 
 def delete_account(user: Any) -> None:
-    """Delete the account; its seats and results stay under the name "deleted player"."""
+    """Delete the account; its seats, results and tournament entries stay under the name
+    "deleted player", linked to no profile."""
     profile = PlayerProfile.objects.filter(user=user).first()
     files = [profile.avatar_256, profile.avatar_64] if profile else []
     with transaction.atomic():
         Seat.objects.filter(user=user).update(name=DELETED, user=None)
         GameResult.objects.filter(user=user).update(name=DELETED, user=None)
+        if registry.is_installed("tournaments"):
+            # Read through the registry, as the export reads puzzles (apps import no other app).
+            entries = registry.get_model("tournaments", "Entry").objects.filter(user=user)
+            entries.update(name=DELETED, user=None)
         user.delete()
     remove_files(files)

@@ -99,7 +99,7 @@ def recent(user_id: int, limit: int = RECENT, offset: int = 0) -> list[GameResul
     return list(
         results_of(user_id)
         .select_related("game")
-        .prefetch_related("game__results")
+        .prefetch_related("game__results__user")
         .order_by("-finished", "-game_id")[offset : offset + limit]
     )
 

@@ -19,7 +19,7 @@ from django.utils.html import escape
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.errors import DomainError, Forbidden
-from games.models import GameResult
+from games.models import GameResult, SeatKind
 from rummi_site.jsonapi import json_errors, read_body, status_of
 from rummi_site.limits import limited
 
@@ -49,8 +49,16 @@ def avatar_url(user: Any, profile: PlayerProfile | None, size: int = 256) -> str
 
 
 def _table(result: GameResult) -> list[dict[str, Any]]:
+    """The game's seats for a games list: each account's name links to its profile (a guest's,
+    a bot's or a deleted player's does not)."""
     return [
-        {"name": r.name or "deleted player", "place": r.place, "total": r.total, "user": r.user_id}
+        {
+            "name": r.name or "deleted player",
+            "place": r.place,
+            "total": r.total,
+            "user": r.user_id,
+            "username": r.user.get_username() if r.user and r.kind == SeatKind.HUMAN else None,
+        }
         for r in sorted(result.game.results.all(), key=lambda r: r.seat)
     ]
 
@@ -132,7 +140,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 def games(request: HttpRequest, username: str) -> HttpResponse:
     user = _user(username)
     rows = stats.results_of(user.pk).order_by("-finished", "-game_id")
-    page = Paginator(rows.select_related("game").prefetch_related("game__results"), GAMES_PER_PAGE)
+    rows = rows.select_related("game").prefetch_related("game__results__user")
+    page = Paginator(rows, GAMES_PER_PAGE)
     try:
         number = int(request.GET.get("page", "1"))
     except ValueError:

@@ -11,8 +11,8 @@ POST bodies are JSON and need Django's CSRF token in ``X-CSRFToken`` (the puzzle
                                          "streak": {"current", "best"}}}``; mode trainer or
                                          streak
 ``GET  /puzzles/api/daily``              ``{"date", "puzzle": {...as next}, "leaderboard":
-                                         [{"rank", "name", "seconds", "hints"}], "streak",
-                                         "solved"}``
+                                         [{"rank", "name", "username", "seconds",
+                                         "hints"}], "streak", "solved"}``
 ``POST /puzzles/api/<slug>/attempt``     ``{"mode": "trainer"|"streak"|"daily"}`` -> 201 a
                                          new attempt, 200 the open one: ``{"id", "mode",
                                          "started", "hints"}``

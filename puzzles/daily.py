@@ -85,6 +85,8 @@ def daily_leaderboard(daily: DailyPuzzle) -> list[dict[str, Any]]:
         {
             "rank": rank,
             "name": attempt.user.get_username(),
+            # Ranked solves are accounts': each name links to its profile (/@/<username>/).
+            "username": attempt.user.get_username(),
             "seconds": round(attempt.seconds or 0.0, 1),
             "hints": attempt.hints,
         }

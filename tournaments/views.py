@@ -51,6 +51,7 @@ def standing_rows(t: Tournament) -> list[dict[str, Any]]:
             "rank": e.rank,
             "entry": e.pk,
             "player": e.name,
+            "username": _username(e),
             "profile": reverse("player_profile", args=[e.user.get_username()]) if e.user else None,
             "bot": e.bot_strength or None,
             "points": e.points,
@@ -66,9 +67,17 @@ def standing_rows(t: Tournament) -> list[dict[str, Any]]:
     ]
 
 
+def _username(entry: Entry) -> str | None:
+    """The entry's account, for the link to its profile and its avatar; a bot's entry and a
+    deleted player's (its user gone) have none."""
+    return entry.user.get_username() if entry.user_id and entry.user else None
+
+
 def pairing_rows(t: Tournament) -> list[dict[str, Any]]:
     rounds = []
-    for rnd in t.rounds_set.prefetch_related("tables__seats__entry", "tables__game", "byes__entry"):
+    for rnd in t.rounds_set.prefetch_related(
+        "tables__seats__entry__user", "tables__game", "byes__entry__user"
+    ):
         tables = []
         for table in rnd.tables.all():
             game = table.game
@@ -92,7 +101,12 @@ def pairing_rows(t: Tournament) -> list[dict[str, Any]]:
                     "places": [s.place for s in table.seats.all()],
                     "points": [s.points for s in table.seats.all()],
                     "seats": [
-                        {"name": s.entry.name, "place": s.place, "points": s.points}
+                        {
+                            "name": s.entry.name,
+                            "username": _username(s.entry),
+                            "place": s.place,
+                            "points": s.points,
+                        }
                         for s in table.seats.all()
                     ],
                 }
@@ -107,6 +121,9 @@ def pairing_rows(t: Tournament) -> list[dict[str, Any]]:
                 "tables": tables,
                 "byes": [b.entry.name for b in rnd.byes.all()],
                 "bye_points": [b.points for b in rnd.byes.all()],
+                "bye_players": [
+                    {"name": b.entry.name, "username": _username(b.entry)} for b in rnd.byes.all()
+                ],
             }
         )
     return rounds

@@ -5,6 +5,7 @@
 // through the shared Client (./api.js), which also follows the game's socket.
 
 import { Client } from "./api.js";
+import { playerName } from "./people.js";
 
 const boot = JSON.parse(document.getElementById("bootstrap").textContent);
 const CODES = boot.tile_codes;
@@ -278,7 +279,8 @@ function renderPlayers() {
         if (view.doubles[s]?.length) notes.push(`doubles: ${view.doubles[s].join(", ")}`);
         if (view.phase === "over") notes.push(`${view.scores[s]} points`);
       }
-      head.textContent = `${name(s)}${s === ME ? " (you)" : ""}`;
+      // An account's name links to its profile; a guest's or a bot's is the name alone.
+      head.replaceChildren(playerName(name(s), seat.username), s === ME ? " (you)" : "");
       const small = document.createElement("span");
       small.className = "r45-small";
       small.textContent = " · " + notes.join(" · ");
@@ -454,9 +456,9 @@ async function showEnd() {
     ...data.scorecard.map((line) => {
       const tr = document.createElement("tr");
       tr.dataset.seat = line.seat;
-      for (const value of [line.place, line.name, line.total, line.melds_laid, line.tiles_played, line.went_out ? "yes" : ""]) {
+      for (const value of [line.place, playerName(line.name, line.username), line.total, line.melds_laid, line.tiles_played, line.went_out ? "yes" : ""]) {
         const td = document.createElement("td");
-        td.textContent = value;
+        td.append(value instanceof Node ? value : String(value));
         tr.append(td);
       }
       return tr;

@@ -1,6 +1,7 @@
 // Drawing the board: the skeleton once, then tiles, melds, rack, players and controls on every
 // change. Tile elements are kept per id and moved, never rebuilt, so focus and animations hold.
 
+import { playerName } from "./people.js";
 import { tileName } from "./rules.js";
 
 const SKELETON = `
@@ -363,12 +364,7 @@ export class Ui {
       // The name itself, and "(you)" / "· bot" as a tag a phone drops to keep the name whole;
       // an account's name links to its profile.
       const pname = li.querySelector(".rm-pname");
-      if (seat?.username) {
-        const link = document.createElement("a");
-        link.href = `/@/${encodeURIComponent(seat.username)}/`;
-        link.textContent = name;
-        pname.replaceChildren(link);
-      } else pname.textContent = name;
+      pname.replaceChildren(playerName(name, seat?.username, { avatar: false }));
       const tag = (i === this.board.seat ? "(you)" : "") + (seat?.kind === "bot" ? "· bot" : "");
       if (tag) pname.dataset.tag = tag;
       else delete pname.dataset.tag;
@@ -419,14 +415,13 @@ export class Ui {
   showScores(title, winners, nameOf, between) {
     const v = this.board.view;
     const rounds = v.round_scores || [];
-    const rows = Array.from({ length: v.players }, (_, i) => {
-      const cells = rounds.map((r) => `<td>${r[i] ?? ""}</td>`).join("");
-      return `<tr class="${winners.includes(i) ? "won" : ""}"><th scope="row">${escapeHtml(nameOf(i))}</th>${cells}<td><b>${v.totals?.[i] ?? 0}</b></td></tr>`;
-    }).join("");
-    const heads = rounds.map((_, r) => `<th scope="col">R${r + 1}</th>`).join("");
+    const seats = this.boot.seats || [];
+    const rows = Array.from({ length: v.players }, (_, i) =>
+      scoreRow(winners.includes(i), nameOf(i), seats[i]?.username, "", [...rounds.map((r) => r[i] ?? ""), bold(v.totals?.[i] ?? 0)]),
+    );
+    const heads = ["", ...rounds.map((_, r) => `R${r + 1}`), "Total"].map((text) => headCell(text));
     this.el.end.querySelector("h2").textContent = title;
-    this.el.end.querySelector(".rm-end-body").innerHTML =
-      `<table class="rm-scores"><thead><tr><th></th>${heads}<th scope="col">Total</th></tr></thead><tbody>${rows}</tbody></table>`;
+    this.el.end.querySelector(".rm-end-body").replaceChildren(scoreTable(heads, rows));
     this.el.end.querySelector(".rm-end-more").replaceChildren();
     this.el.end.classList.toggle("rm-between", between);
     this.el.end.querySelector(".rm-end-close").textContent = between ? "Next round" : "Look at the table";
@@ -435,34 +430,53 @@ export class Ui {
   }
 
   /** The finished game's scorecard (GET /api/games/<gid>/end): each player's round scores,
-   * total, melds laid, tiles and jokers played and average turn; the replay, record and verify
-   * links; and the rematch: ask, accept, or who is still to. */
+   * total, melds laid, tiles and jokers played and average turn (an account's name links to
+   * its profile); the replay, record and verify links; and the rematch: ask, accept, or who
+   * is still to. */
   showEnd(data) {
     const lines = data.scorecard || [];
     const rounds = Math.max(0, ...lines.map((l) => l.rounds.length));
-    const heads = Array.from({ length: rounds }, (_, r) => `<th scope="col" title="Round ${r + 1}">R${r + 1}</th>`).join("");
+    const heads = [
+      headCell("Player"),
+      ...Array.from({ length: rounds }, (_, r) => headCell(`R${r + 1}`, `Round ${r + 1}`)),
+      headCell("Total"),
+      headCell("Melds", "Melds laid"),
+      headCell("Tiles", "Tiles played"),
+      headCell("Jokers", "Jokers played"),
+      headCell("Turn", "Average turn"),
+    ];
     const rows = lines.map((l) => {
-      const cells = l.rounds.map((n) => `<td>${n}</td>`).join("");
       const turn = l.average_turn_seconds === null ? "–" : `${l.average_turn_seconds} s`;
-      const note = l.resigned ? " (resigned)" : "";
-      return `<tr class="${l.place === 1 ? "won" : ""}"><th scope="row">${escapeHtml(l.name)}${note}</th>${cells}<td><b>${l.total}</b></td><td>${l.melds_laid}</td><td>${l.tiles_played}</td><td>${l.jokers_played}</td><td>${turn}</td></tr>`;
-    }).join("");
-    this.el.end.querySelector(".rm-end-body").innerHTML =
-      `<div class="rm-scores-wrap" tabindex="0" role="region" aria-label="Scorecard"><table class="rm-scores"><thead><tr><th scope="col">Player</th>${heads}<th scope="col">Total</th><th scope="col" title="Melds laid">Melds</th><th scope="col" title="Tiles played">Tiles</th><th scope="col" title="Jokers played">Jokers</th><th scope="col" title="Average turn">Turn</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+      const cells = [...l.rounds, bold(l.total), l.melds_laid, l.tiles_played, l.jokers_played, turn];
+      return scoreRow(l.place === 1, l.name, l.username, l.resigned ? " (resigned)" : "", cells);
+    });
+    const wrap = document.createElement("div");
+    wrap.className = "rm-scores-wrap";
+    wrap.tabIndex = 0;
+    wrap.setAttribute("role", "region");
+    wrap.setAttribute("aria-label", "Scorecard");
+    wrap.append(scoreTable(heads, rows));
+    this.el.end.querySelector(".rm-end-body").replaceChildren(wrap);
     const links = data.links || {};
+    const more = document.createElement("p");
+    more.className = "rm-end-links";
+    const record = anchor("Record", links.record);
+    record.download = "";
+    more.append(anchor("Replay", links.replay), " · ", record, " · ", anchor("Check the shuffle", links.verify));
     const r = data.rematch || {};
-    let rematch = "";
+    const rematch = document.createElement("p");
+    rematch.className = "rm-end-rematch";
     if (r.offered && r.mine) {
-      rematch = `<a class="rm-btn rm-primary" href="${r.url}">Go to the rematch</a>`;
-      if (r.waiting?.length) rematch += ` <span class="rm-small">Waiting for ${escapeHtml(r.waiting.join(", "))}</span>`;
+      const go = anchor("Go to the rematch", r.url);
+      go.className = "rm-btn rm-primary";
+      rematch.append(go);
+      if (r.waiting?.length) rematch.append(" ", small(`Waiting for ${r.waiting.join(", ")}`));
     } else if (r.offered && r.can_offer) {
-      rematch = `<button type="button" class="rm-btn rm-primary rm-rematch">Accept the rematch</button> <span class="rm-small">${escapeHtml(r.accepted.join(", "))} asked for one</span>`;
+      rematch.append(rematchButton("Accept the rematch"), " ", small(`${r.accepted.join(", ")} asked for one`));
     } else if (r.can_offer) {
-      rematch = `<button type="button" class="rm-btn rm-primary rm-rematch">Rematch</button> <span class="rm-small">same seats and options</span>`;
+      rematch.append(rematchButton("Rematch"), " ", small("same seats and options"));
     }
-    this.el.end.querySelector(".rm-end-more").innerHTML =
-      `<p class="rm-end-links"><a href="${links.replay}">Replay</a> · <a href="${links.record}" download>Record</a> · <a href="${links.verify}">Check the shuffle</a></p>` +
-      (rematch ? `<p class="rm-end-rematch">${rematch}</p>` : "");
+    this.el.end.querySelector(".rm-end-more").replaceChildren(more, ...(rematch.childNodes.length ? [rematch] : []));
   }
 
   /** The clock: ring and seconds on End turn, ring around the player whose turn it is. */
@@ -491,6 +505,67 @@ export class Ui {
     this.el.live.textContent = "";
     requestAnimationFrame(() => (this.el.live.textContent = text));
   }
+}
+
+// The end dialog's tables, built from nodes (names are text, never HTML).
+function headCell(text, title = "") {
+  const th = document.createElement("th");
+  if (text) th.scope = "col";
+  if (title) th.title = title;
+  th.textContent = text;
+  return th;
+}
+
+function bold(value) {
+  const b = document.createElement("b");
+  b.textContent = String(value);
+  return b;
+}
+
+function scoreRow(won, name, username, note, cells) {
+  const tr = document.createElement("tr");
+  if (won) tr.className = "won";
+  const th = document.createElement("th");
+  th.scope = "row";
+  th.append(playerName(name, username), note);
+  tr.append(th);
+  for (const value of cells) {
+    const td = document.createElement("td");
+    td.append(value instanceof Node ? value : String(value ?? ""));
+    tr.append(td);
+  }
+  return tr;
+}
+
+function scoreTable(heads, rows) {
+  const table = document.createElement("table");
+  table.className = "rm-scores";
+  const head = table.createTHead().insertRow();
+  head.append(...heads);
+  table.createTBody().append(...rows);
+  return table;
+}
+
+function anchor(text, href) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = text;
+  return a;
+}
+
+function small(text) {
+  const span = document.createElement("span");
+  span.className = "rm-small";
+  span.textContent = text;
+  return span;
+}
+
+function rematchButton(text) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "rm-btn rm-primary rm-rematch";
+  button.textContent = text;
+  return button;
 }
 
 function initials(name) {

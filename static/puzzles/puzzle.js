@@ -3,6 +3,7 @@
 // Give up ask it too. Reads the puzzle-bootstrap JSON and replaces #puzzle-board.
 
 import { installDrag } from "../games/drag.js";
+import { playerName } from "../games/people.js";
 import { installKeys } from "../games/keys.js";
 import { tileName } from "../games/rules.js";
 import * as sounds from "../games/sounds.js";
@@ -282,12 +283,31 @@ export function start(host, boot) {
     if (solved && state.solved) solved.textContent = "You solved today's.";
     const board = document.getElementById("daily-leaderboard");
     if (!board) return;
-    const esc = (t) => String(t).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-    board.innerHTML = state.leaderboard.length
-      ? `<table class="board"><tr><th>#</th><th>Player</th><th>Time</th><th>Hints</th></tr>${state.leaderboard
-          .map((r) => `<tr><td>${r.rank}</td><td>${esc(r.name)}</td><td>${r.seconds} s</td><td>${r.hints}</td></tr>`)
-          .join("")}</table>`
-      : '<p class="muted">No ranked solve yet.</p>';
+    board.replaceChildren(leaderboard(state.leaderboard));
+  }
+
+  /** The daily's leaderboard as templates/puzzles/daily.html draws it: each name links to the
+   * player's profile after their avatar. Built from nodes: a name is never read as HTML. */
+  function leaderboard(rows) {
+    if (!rows.length) {
+      const none = document.createElement("p");
+      none.className = "muted";
+      none.textContent = "No ranked solve yet.";
+      return none;
+    }
+    const table = document.createElement("table");
+    table.className = "board";
+    const line = (tag, cells) => {
+      const tr = table.insertRow();
+      for (const value of cells) {
+        const cell = document.createElement(tag);
+        cell.append(value);
+        tr.append(cell);
+      }
+    };
+    line("th", ["#", "Player", "Time", "Hints"]);
+    for (const r of rows) line("td", [String(r.rank), playerName(r.name, r.username), `${r.seconds} s`, String(r.hints)]);
+    return table;
   }
 
   function ratingText(rating) {

@@ -1,17 +1,12 @@
 // A tournament's page: live standings and rounds (the socket's frames, or polling when the
 // site runs on the in-memory channel layer), and the countdown to the start.
+import { playerName } from "../games/people.js";
+
 const live = JSON.parse(document.getElementById("tournament-live").textContent);
 
-function cell(text, href) {
+function cell(text) {
   const td = document.createElement("td");
-  if (href) {
-    const a = document.createElement("a");
-    a.href = href;
-    a.textContent = text;
-    td.append(a);
-  } else {
-    td.textContent = text;
-  }
+  td.textContent = text;
   return td;
 }
 
@@ -25,7 +20,9 @@ function showStandings(rows) {
       const tr = document.createElement("tr");
       tr.dataset.entry = row.entry;
       if (row.entry === live.me) tr.className = "me";
-      const name = cell(row.player, row.profile);
+      // A person's name links to their profile after their avatar; a bot's is text.
+      const name = document.createElement("td");
+      name.append(playerName(row.player, row.username));
       if (row.withdrawn) name.append(" (withdrawn)");
       tr.append(
         cell(row.rank ?? ""),

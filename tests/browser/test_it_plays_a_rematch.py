@@ -1,6 +1,7 @@
 """A whole one-round game against a bot ends in the scorecard, and its Rematch button starts
 the same game again at once (issue 18): the bot sits down without being asked, so the player
-lands on the new board. The page weight of the board (its JS and CSS) is checked on the way."""
+lands on the new board. The scorecard links the player's name to their profile, not the bot's
+(issue 19). The page weight of the board (its JS and CSS) is checked on the way."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ROOT, call, shoot
+from .conftest import DESKTOP, PHONE, ROOT, call, shoot
 from .helpers import drag, table_codes, tile
 
 pytestmark = pytest.mark.browser
@@ -65,7 +66,16 @@ def test_a_game_against_a_bot_ends_in_a_scorecard_and_a_rematch(new_page: Any, s
         game["url"] + "record.json",
         game["url"] + "verify/",
     ]
+    # The player's name links to their profile, with their avatar; the bot's is plain text.
+    you, bot = rows.nth(0).locator("th"), rows.nth(1).locator("th")
+    assert you.locator("a").get_attribute("href") == f"/@/{player}/"
+    assert you.locator("a img.avatar").get_attribute("src") == f"/@/{player}/avatar.svg"
+    assert you.inner_text().strip() == player
+    assert bot.locator("a").count() == 0 and bot.inner_text().strip() == "Beginner bot"
     shoot(page, "scorecard-1280.png")
+    page.set_viewport_size(PHONE)
+    shoot(page, "scorecard-390.png")
+    page.set_viewport_size(DESKTOP)
 
     end.locator(".rm-rematch").click()
     page.wait_for_url(lambda url: game["gid"] not in url)

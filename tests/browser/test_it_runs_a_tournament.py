@@ -89,5 +89,10 @@ def test_an_admin_made_tournament_is_played_and_its_standings_update_live(
     text = rows.first.inner_text()
     assert "Beginner bot" in text and "1" in text
     assert watcher.locator("#standings tbody tr:has-text('alice')").inner_text().split()[2] == "0"
+    # The standings as the page draws them from its frames: a person's name links to their
+    # profile after their avatar, a bot's is text (issue 19).
+    alice = watcher.locator("#standings tbody tr:has-text('alice') a.player-link")
+    assert alice.get_attribute("href") == "/@/alice/" and alice.locator("img.avatar").count() == 1
+    assert rows.first.locator("a").count() == 0
     shoot(watcher, "tournament-standings.png")
     assert "resigned" in watcher.content() or watcher.locator(".round .tables li").count() == 2

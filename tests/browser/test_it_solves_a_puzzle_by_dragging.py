@@ -6,11 +6,12 @@ belongs after B3. The engine on the server judges every submission.
 
 from __future__ import annotations
 
+import urllib.request
 from typing import Any
 
 import pytest
 
-from .conftest import call, shoot
+from .conftest import DESKTOP, PHONE, call, shoot
 from .helpers import drag, edge, rack_codes, table_codes, tile
 
 pytestmark = pytest.mark.browser
@@ -89,3 +90,40 @@ def test_it_gives_a_hint_and_shows_the_solution_on_giving_up(new_page: Any, puzz
     assert sorted(map(sorted, table_codes(page))) == sorted(map(sorted, solution))
     assert rack_codes(page) == []
     assert page.locator('[data-act="end"]').is_disabled()
+
+
+def test_the_daily_board_is_drawn_again_with_profile_links(new_page: Any, puzzles: str) -> None:
+    """After a give-up (or a solve) the daily page draws its leaderboard again from the daily
+    API: each name links to its profile after its avatar, and a name is text, never HTML
+    (issue 19). The API's answer is stood in for, to hold a name no account could take."""
+    board = {
+        "date": "2027-03-14",
+        "leaderboard": [
+            {"rank": 1, "name": "<b>ann</b>", "username": "ann", "seconds": 3.2, "hints": 0},
+            {"rank": 2, "name": "ben", "username": "ben", "seconds": 9.0, "hints": 1},
+        ],
+        "streak": 0,
+        "solved": False,
+    }
+    for name in ("ann", "ben"):  # the accounts, so their avatars are drawn
+        urllib.request.urlopen(f"{puzzles}/__test__/login/{name}/", timeout=20).close()
+    page = new_page()
+    page.route("**/puzzles/api/daily", lambda route: route.fulfill(json=board))
+    page.goto(f"{puzzles}/puzzles/daily/")
+    page.wait_for_selector("#rummi[data-ready]")
+    page.locator('[data-act="give-up"]').click()
+    page.wait_for_function("document.querySelector('.rm-message').innerText.startsWith('Give up')")
+    page.locator('[data-act="give-up"]').click()
+    page.wait_for_selector("#rummi[data-gave-up]")
+    links = page.locator("#daily-leaderboard td a.player-link")
+    links.nth(1).wait_for()
+    assert [links.nth(i).get_attribute("href") for i in range(2)] == ["/@/ann/", "/@/ben/"]
+    assert links.nth(0).inner_text() == "<b>ann</b>"
+    assert page.locator("#daily-leaderboard b").count() == 0
+    assert links.nth(1).locator("img.avatar").get_attribute("src") == "/@/ben/avatar.svg"
+    rows = page.locator("#daily-leaderboard tr")
+    assert rows.nth(2).locator("td").all_inner_texts() == ["2", "ben", "9 s", "1"]
+    for viewport in (DESKTOP, PHONE):
+        page.set_viewport_size(viewport)
+        page.locator("#daily-leaderboard").scroll_into_view_if_needed()
+        shoot(page, f"daily-board-{viewport['width']}.png")

@@ -129,7 +129,8 @@ def test_the_waiting_room_asks_the_other_player_to_accept(duel: Game, alice: Any
     assert answer["url"] == reverse("game", args=[answer["gid"]])
 
     page = client_for(bob).get(answer["url"]).content.decode()
-    assert "Accept the rematch" in page and "kept for bob" in page
+    assert "Accept the rematch" in page
+    assert '<em>kept for <a class="player-link" href="/@/bob/">' in page  # and linked to bob
 
     response = client_for(bob).post(reverse("rematch", args=[game.public_id]))
     assert response.status_code == 302 and response["Location"] == answer["url"]

@@ -101,6 +101,30 @@ def test_the_daily_page_has_a_leaderboard_and_a_streak(
     assert "alice" in html and "bob" in html and 'id="puzzle-bootstrap"' in html
 
 
+def test_the_daily_leaderboard_links_each_name_to_its_profile(
+    alice: Any, bob: Any, shipped: list[Puzzle]
+) -> None:
+    """Issue 19: a ranked name links to /@/<username>/ after its avatar, on the page and in the
+    JSON the page redraws it from; a deleted account's solves leave the board with it."""
+    puzzle = pick_daily(dailies.today()).puzzle
+    joined_before(alice, bob)
+    alice_client, bob_client = user_client(alice), user_client(bob)
+    assert play_daily(alice_client, puzzle)["solved"] and play_daily(bob_client, puzzle)["solved"]
+
+    rows = alice_client.get("/puzzles/api/daily").json()["leaderboard"]
+    assert sorted((r["name"], r["username"]) for r in rows) == [("alice", "alice"), ("bob", "bob")]
+    board = alice_client.get("/puzzles/daily/").content.decode().split('id="daily-leaderboard"')[1]
+    for name in ("alice", "bob"):
+        assert (
+            f'<td><a class="player-link" href="/@/{name}/"><img class="avatar tiny" '
+            f'src="/@/{name}/avatar.svg" alt="" width="20" height="20">{name}</a>'
+        ) in board
+
+    assert bob_client.post("/account/delete", {"confirm": "bob"}).status_code == 302
+    board = Client().get("/puzzles/daily/").content.decode().split('id="daily-leaderboard"')[1]
+    assert 'href="/@/alice/"' in board and "bob" not in board
+
+
 def joined_before(*users: Any) -> None:
     """Accounts made before today began: the ones today's leaderboard ranks."""
     for user in users:

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from games.engine.rules import Rules
 from games.models import Game, GameResult
+from players import account
 from tournaments import services
 from tournaments.models import Entry, Round, RoundState
 
@@ -141,3 +142,46 @@ def test_no_unfinished_table_shows_a_rack_on_the_page(
             codes = " ".join(str(tiles[i]) for i in rack[:3])
             assert codes not in page and codes not in frame
     assert GameResult.objects.count() == 0, "no table has finished: nothing is shown of one"
+
+
+def test_people_link_to_their_profiles_and_bots_and_deleted_players_do_not(
+    alice: Any, bob: Any, make_tournament: Any, queue: Any
+) -> None:
+    """Issue 19: on the page, in the standings, at the tables and on a bye, a person's name
+    links to their profile after their avatar; a bot's, and a deleted player's, is text."""
+    t = make_tournament(bots=1)
+    services.join(alice, t.pk)
+    services.join(bob, t.pk)
+    services.start(None, t.pk)  # three players at tables of two: one table and one bye
+
+    def sections() -> tuple[str, str]:
+        page = Client().get(t.get_absolute_url()).content.decode()
+        standings = page.split('id="standings"')[1].split("</table>")[0]
+        rounds = page.split('id="rounds"')[1].split("</section>")[0]
+        return standings, rounds
+
+    standings, rounds = sections()
+    for name in ("alice", "bob"):
+        link = (
+            f'<a class="player-link" href="/@/{name}/"><img class="avatar tiny" '
+            f'src="/@/{name}/avatar.svg"'
+        )
+        assert link in standings and link in rounds
+    bot = Entry.objects.get(tournament=t, user=None).name
+    assert bot in standings and bot in rounds
+    assert standings.count("<a ") == 2 and rounds.count('class="player-link"') == 2
+    data = Client().get(reverse("tournament_pairings_json", args=[t.pk])).json()
+    (rnd,) = data["rounds"]
+    seen = [(s["name"], s["username"]) for tb in rnd["tables"] for s in tb["seats"]]
+    seen += [(b["name"], b["username"]) for b in rnd["bye_players"]]
+    assert sorted(seen, key=str) == sorted(
+        [("alice", "alice"), ("bob", "bob"), (bot, None)], key=str
+    )
+
+    account.delete_account(bob)
+    standings, rounds = sections()
+    assert "deleted player" in standings and "deleted player" in rounds
+    assert "/@/bob/" not in standings + rounds and standings.count("<a ") == 1
+    frame = Client().get(reverse("tournament_standings_json", args=[t.pk])).json()
+    gone = next(r for r in frame["standings"] if r["player"] == "deleted player")
+    assert gone["username"] is None and gone["profile"] is None
