@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def until(page: Any, condition: str, timeout: float = 30_000) -> None:
-    """Wait for ``condition`` (JavaScript) to hold; on a timeout, fail with what the page shows."""
+    """Wait for ``condition`` (JavaScript) to hold; on a timeout, say what the page shows."""
     try:
         page.wait_for_function(condition, timeout=timeout)
     except Exception as error:
@@ -167,6 +167,14 @@ def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
     best = max(final["scores"])
     assert [c[0] == "1" for c in cells] == [s == best for s in final["scores"]]
     assert page.locator("#r45-end-links a", has_text="Check the shuffle").count() == 1
+    # Alice's name links to her profile, on the scorecard and over her displays; the bot's
+    # is text (issue 19).
+    names = [rows.nth(i).locator("td").nth(1) for i in range(2)]
+    assert names[0].locator("a").get_attribute("href") == "/@/alice/"
+    assert names[1].locator("a").count() == 0 and names[1].inner_text().endswith("bot")
+    heads = page.locator("#r45-players h3")
+    assert heads.nth(0).locator("a").get_attribute("href") == "/@/alice/"
+    assert heads.nth(1).locator("a").count() == 0
     assert "racks" not in source or '"racks": null' in source
     shoot(page, "r45-end-1280.png")
     phone = new_page(viewport=PHONE, touch=True)
