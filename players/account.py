@@ -81,7 +81,8 @@ def export(user: Any) -> dict[str, Any]:
 
 def delete_account(user: Any) -> None:
     """Delete the account; its seats, results and tournament entries stay under the name
-    "deleted player", linked to no profile."""
+    "deleted player", linked to no profile, and its entries in tournaments not over are
+    withdrawn."""
     profile = PlayerProfile.objects.filter(user=user).first()
     files = [profile.avatar_256, profile.avatar_64] if profile else []
     with transaction.atomic():
@@ -90,6 +91,9 @@ def delete_account(user: Any) -> None:
         if registry.is_installed("tournaments"):
             # Read through the registry, as the export reads puzzles (apps import no other app).
             entries = registry.get_model("tournaments", "Entry").objects.filter(user=user)
+            # Nobody is behind the entry any more: it is paired no more in a tournament still
+            # to come or running (its finished tables and points stay).
+            entries.exclude(tournament__state__in=("finished", "cancelled")).update(withdrawn=True)
             entries.update(name=DELETED, user=None)
         user.delete()
     remove_files(files)

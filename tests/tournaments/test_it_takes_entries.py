@@ -185,3 +185,5 @@ def test_people_link_to_their_profiles_and_bots_and_deleted_players_do_not(
     frame = Client().get(reverse("tournament_standings_json", args=[t.pk])).json()
     gone = next(r for r in frame["standings"] if r["player"] == "deleted player")
     assert gone["username"] is None and gone["profile"] is None
+    gone_entry = Entry.objects.get(tournament=t, name="deleted player")
+    assert gone_entry.withdrawn, "nobody is behind it: it is paired no more"
