@@ -14,7 +14,8 @@ joining, rematches, the scorecard from the result rows) is shared.
   every seat still setting up (declining an exchange offered to it), or, in play, draws (if the
   seat has not taken a tile) and discards the tile drawn.
 * **Bots** play every action due from a bot seat, one committed action at a time, from their
-  own view (``games.engine.r45.bots``), with random choices seeded by the game and its seq.
+  own view (``games.engine.r45.bots``), with random choices seeded by the game and its seq; a
+  run of :data:`MAX_BOT_ACTIONS` wakes the bots again, so a table of bots alone plays on.
 """
 
 from __future__ import annotations
@@ -358,7 +359,7 @@ def time_out(game: Game) -> None:
                 state = apply_action(game, AnswerExchange(seat, None), by_bot=True)
             if not state.finished and state.phase == "setup" and not state.ready[seat]:
                 state = apply_action(game, Ready(seat), by_bot=True)
-        _bots_after_timeout(game, state)
+        _wake_bots(game, state)
         return
     seat, turn = state.turn, state.turn_number
     drawn: int | None = None
@@ -371,11 +372,12 @@ def time_out(game: Game) -> None:
         plain = [t for t in rack if not TILES[t].is_joker] or list(rack)
         tile = drawn if drawn in rack else max(plain)
         state = apply_action(game, Discard(seat, tile), by_bot=True)
-    _bots_after_timeout(game, state)
+    _wake_bots(game, state)
 
 
-def _bots_after_timeout(game: Game, state: R45State) -> None:
-    """The timeout's own commits said nothing to the bots (``by_bot``): wake those now due."""
+def _wake_bots(game: Game, state: R45State) -> None:
+    """Wake the bots now due, whose last commits said nothing to them (``by_bot``): after a
+    timeout's actions, or a bot run that reached :data:`MAX_BOT_ACTIONS`."""
     kinds = {s.index: s.kind for s in game.seats.all()}
     due = [s for s in to_act(state) if kinds.get(s) == SeatKind.BOT]
     if due and not state.finished:
@@ -421,6 +423,12 @@ def play_bot_turn(gid: str) -> bool:
             except (Illegal, Invalid, IllegalMove, InvalidInput):
                 apply_action(game, _fallback(state, seat), by_bot=True)
             played = True
+    # So long a run is a table of bots only (a tournament's): a fresh task plays on, rather
+    # than the game waiting for the sweeper (games.services.due_bot_turns) to find it.
+    game = Game.objects.filter(public_id=gid, status=Status.PLAYING).first()
+    state = load(game) if game is not None else None
+    if game is not None and state is not None:
+        _wake_bots(game, state)
     return played
 
 
