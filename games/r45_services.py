@@ -16,6 +16,9 @@ joining, rematches, the scorecard from the result rows) is shared.
 * **Bots** play every action due from a bot seat, one committed action at a time, from their
   own view (``games.engine.r45.bots``), with random choices seeded by the game and its seq; a
   run of :data:`MAX_BOT_ACTIONS` wakes the bots again, so a table of bots alone plays on.
+* **Stand-ins** (a live tournament table, ``Game.stand_in``): a person gone for a minute has
+  each turn of play played whole by a casual bot (``services.due_stand_ins`` finds them); the
+  setup is left to the clock, which readies a gone seat.
 """
 
 from __future__ import annotations
@@ -63,7 +66,17 @@ from games.engine.r45.views import CODES, event_for, view_for
 from . import signals
 from .errors import Conflict, Forbidden, Illegal, Invalid, NotFound
 from .identity import Identity
-from .models import ActionReceipt, Game, GameEvent, GameResult, Mode, Seat, SeatKind, Status
+from .models import (
+    ActionReceipt,
+    Game,
+    GameEvent,
+    GameResult,
+    Mode,
+    Seat,
+    SeatKind,
+    StandIn,
+    Status,
+)
 
 ACTION = "r45"  # the URL's action name: POST /api/games/<gid>/r45
 # The site's bot strengths (games/modes.py BOT_STRENGTHS) played by the engine's two.
@@ -430,6 +443,38 @@ def play_bot_turn(gid: str) -> bool:
     if game is not None and state is not None:
         _wake_bots(game, state)
     return played
+
+
+def play_stand_in_turn(gid: str, turn_number: int, strength: str) -> bool:
+    """A bot of ``strength`` (a site strength) plays the whole turn ``turn_number`` for the
+    gone person whose turn it is (``services.play_stand_in_turn`` found them gone), kept as a
+    :class:`StandIn` row: a turn is stood in for once. False if the turn moved on first."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(public_id=gid).first()
+        if game is None or game.status != Status.PLAYING or game.turn_number != turn_number:
+            return False
+        state = load(game)
+        if state is None or state.phase != "play":
+            return False
+        seat = state.turn
+        try:
+            with transaction.atomic():
+                StandIn.objects.create(game=game, seat=seat, turn_number=turn_number)
+        except IntegrityError:
+            return False
+        rng = random.Random(f"{game.seed}:{turn_number}:stand-in")
+        engine_strength = STRENGTHS.get(strength, "easy")
+        for _ in range(MAX_BOT_ACTIONS):
+            if state.finished or state.turn_number != turn_number:
+                break
+            try:
+                action = bots.choose_action(view_for(state, seat), rng, engine_strength)
+                state = apply_action(game, action, by_bot=True)
+            except (Illegal, Invalid, IllegalMove, InvalidInput):
+                state = apply_action(game, _fallback(state, seat), by_bot=True)
+        # Its actions were a bot's (``by_bot``): the next seat's bot, if any, is woken here.
+        _wake_bots(game, state)
+    return True
 
 
 def _fallback(state: R45State, seat: int) -> Action:
