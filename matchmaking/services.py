@@ -274,7 +274,11 @@ def _seat(table: list[Seek], now: datetime) -> Game | None:
     ids = sorted(s.pk for s in table)
     first = table[0]
     people = [{"user_id": s.user_id, "name": s.name} for s in table]
-    bots = [{"bot": first.bot_strength}] * (first.players - len(table))
+    bots = [
+        # Two bots of one strength at a table are told apart by number.
+        {"bot": first.bot_strength, "name": f"{first.bot_strength.title()} bot {n}"}
+        for n in range(1, first.players - len(table) + 1)
+    ]
     try:
         with transaction.atomic():
             # PostgreSQL: lock the rows in one order, passing over any another worker holds.
