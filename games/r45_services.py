@@ -14,7 +14,11 @@ joining, rematches, the scorecard from the result rows) is shared.
   every seat still setting up (declining an exchange offered to it), or, in play, draws (if the
   seat has not taken a tile) and discards the tile drawn.
 * **Bots** play every action due from a bot seat, one committed action at a time, from their
-  own view (``games.engine.r45.bots``), with random choices seeded by the game and its seq.
+  own view (``games.engine.r45.bots``), with random choices seeded by the game and its seq; a
+  run of :data:`MAX_BOT_ACTIONS` wakes the bots again, so a table of bots alone plays on.
+* **Stand-ins** (a live tournament table, ``Game.stand_in``): a person gone for a minute has
+  each turn of play played whole by a casual bot (``services.due_stand_ins`` finds them); the
+  setup is left to the clock, which readies a gone seat.
 """
 
 from __future__ import annotations
@@ -62,7 +66,17 @@ from games.engine.r45.views import CODES, event_for, view_for
 from . import signals
 from .errors import Conflict, Forbidden, Illegal, Invalid, NotFound
 from .identity import Identity
-from .models import ActionReceipt, Game, GameEvent, GameResult, Mode, Seat, SeatKind, Status
+from .models import (
+    ActionReceipt,
+    Game,
+    GameEvent,
+    GameResult,
+    Mode,
+    Seat,
+    SeatKind,
+    StandIn,
+    Status,
+)
 
 ACTION = "r45"  # the URL's action name: POST /api/games/<gid>/r45
 # The site's bot strengths (games/modes.py BOT_STRENGTHS) played by the engine's two.
@@ -358,7 +372,7 @@ def time_out(game: Game) -> None:
                 state = apply_action(game, AnswerExchange(seat, None), by_bot=True)
             if not state.finished and state.phase == "setup" and not state.ready[seat]:
                 state = apply_action(game, Ready(seat), by_bot=True)
-        _bots_after_timeout(game, state)
+        _wake_bots(game, state)
         return
     seat, turn = state.turn, state.turn_number
     drawn: int | None = None
@@ -371,11 +385,12 @@ def time_out(game: Game) -> None:
         plain = [t for t in rack if not TILES[t].is_joker] or list(rack)
         tile = drawn if drawn in rack else max(plain)
         state = apply_action(game, Discard(seat, tile), by_bot=True)
-    _bots_after_timeout(game, state)
+    _wake_bots(game, state)
 
 
-def _bots_after_timeout(game: Game, state: R45State) -> None:
-    """The timeout's own commits said nothing to the bots (``by_bot``): wake those now due."""
+def _wake_bots(game: Game, state: R45State) -> None:
+    """Wake the bots now due, whose last commits said nothing to them (``by_bot``): after a
+    timeout's actions, or a bot run that reached :data:`MAX_BOT_ACTIONS`."""
     kinds = {s.index: s.kind for s in game.seats.all()}
     due = [s for s in to_act(state) if kinds.get(s) == SeatKind.BOT]
     if due and not state.finished:
@@ -421,7 +436,45 @@ def play_bot_turn(gid: str) -> bool:
             except (Illegal, Invalid, IllegalMove, InvalidInput):
                 apply_action(game, _fallback(state, seat), by_bot=True)
             played = True
+    # So long a run is a table of bots only (a tournament's): a fresh task plays on, rather
+    # than the game waiting for the sweeper (games.services.due_bot_turns) to find it.
+    game = Game.objects.filter(public_id=gid, status=Status.PLAYING).first()
+    state = load(game) if game is not None else None
+    if game is not None and state is not None:
+        _wake_bots(game, state)
     return played
+
+
+def play_stand_in_turn(gid: str, turn_number: int, strength: str) -> bool:
+    """A bot of ``strength`` (a site strength) plays the whole turn ``turn_number`` for the
+    gone person whose turn it is (``services.play_stand_in_turn`` found them gone), kept as a
+    :class:`StandIn` row: a turn is stood in for once. False if the turn moved on first."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(public_id=gid).first()
+        if game is None or game.status != Status.PLAYING or game.turn_number != turn_number:
+            return False
+        state = load(game)
+        if state is None or state.phase != "play":
+            return False
+        seat = state.turn
+        try:
+            with transaction.atomic():
+                StandIn.objects.create(game=game, seat=seat, turn_number=turn_number)
+        except IntegrityError:
+            return False
+        rng = random.Random(f"{game.seed}:{turn_number}:stand-in")
+        engine_strength = STRENGTHS.get(strength, "easy")
+        for _ in range(MAX_BOT_ACTIONS):
+            if state.finished or state.turn_number != turn_number:
+                break
+            try:
+                action = bots.choose_action(view_for(state, seat), rng, engine_strength)
+                state = apply_action(game, action, by_bot=True)
+            except (Illegal, Invalid, IllegalMove, InvalidInput):
+                state = apply_action(game, _fallback(state, seat), by_bot=True)
+        # Its actions were a bot's (``by_bot``): the next seat's bot, if any, is woken here.
+        _wake_bots(game, state)
+    return True
 
 
 def _fallback(state: R45State, seat: int) -> Action:

@@ -775,14 +775,16 @@ def seen(game_id: int, seat_index: int, now: datetime | None = None) -> None:
 
 def due_stand_ins(now: datetime | None = None) -> list[tuple[str, int]]:
     """Running stand-in games whose turn is a person's who has been gone longer than
-    :data:`STAND_IN_AFTER` (no socket heard from): ``(gid, turn_number)``."""
+    :data:`STAND_IN_AFTER` (no socket heard from): ``(gid, turn_number)``. A Rummy 45 game's
+    setup is not stood in for (its clock readies a gone seat), only its turns of play."""
     limit = (now or timezone.now()) - STAND_IN_AFTER
     due = []
-    # Rummy 45 has no stand-ins yet: its timeouts draw and discard for a gone player.
-    running = Game.objects.filter(status=Status.PLAYING, stand_in=True).exclude(mode=Mode.R45)
-    for gid, game_id, turn_number, turn, started in running.values_list(
-        "public_id", "pk", "turn_number", "state__turn", "started"
+    running = Game.objects.filter(status=Status.PLAYING, stand_in=True)
+    for gid, game_id, turn_number, turn, started, mode, phase in running.values_list(
+        "public_id", "pk", "turn_number", "state__turn", "started", "mode", "state__phase"
     ):
+        if mode == Mode.R45 and phase != "play":
+            continue
         seat = Seat.objects.filter(game_id=game_id, index=turn, kind=SeatKind.HUMAN).first()
         if seat is None:
             continue
@@ -798,6 +800,8 @@ def play_stand_in_turn(gid: str, turn_number: int, now: datetime | None = None) 
     if (gid, turn_number) not in due_stand_ins(now):
         return False
     game = Game.objects.get(public_id=gid)
+    if r45_services.is_r45(game):
+        return r45_services.play_stand_in_turn(gid, turn_number, STAND_IN_STRENGTH)
     seen_seq = game.seq
     state = state_from_record(game.state or {})
     rng = random.Random(f"{game.seed}:{turn_number}:stand-in")

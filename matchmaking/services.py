@@ -48,8 +48,9 @@ BOT_WAITS = (30, 60, 120, 300)
 FRESH_RATING = 1000
 # LAN rules have no clock unless one is set; a rated live game always has one.
 LIVE_CLOCK = 60
-# Sandbox is never rated; Rummy 45 tables are not made by matchmaking yet.
-SEEKABLE = tuple(m for m in Mode.values if m not in (Mode.SANDBOX, Mode.R45))
+# Sandbox is never rated. Rummy 45 is seekable: its seat counts are players_allowed's (2-4),
+# its game is made and dealt by the same create_seated_game (games/r45_services.py deals it).
+SEEKABLE = tuple(m for m in Mode.values if m != Mode.SANDBOX)
 
 
 def window(waited: float) -> int:
@@ -61,6 +62,8 @@ def window(waited: float) -> int:
 def pool_for(mode: str, players: int) -> str:
     """The rating pool a live game of ``mode`` for ``players`` counts in, as players/ratings.py
     ``pool_of`` names them (read by name: apps do not import each other)."""
+    if mode == Mode.R45:
+        return "r45"  # every rated Rummy 45 game, whatever its player count
     if mode == Mode.RUSH:
         return "rush"
     return "live2" if players == 2 else "live36"
@@ -271,7 +274,11 @@ def _seat(table: list[Seek], now: datetime) -> Game | None:
     ids = sorted(s.pk for s in table)
     first = table[0]
     people = [{"user_id": s.user_id, "name": s.name} for s in table]
-    bots = [{"bot": first.bot_strength}] * (first.players - len(table))
+    bots = [
+        # Two bots of one strength at a table are told apart by number.
+        {"bot": first.bot_strength, "name": f"{first.bot_strength.title()} bot {n}"}
+        for n in range(1, first.players - len(table) + 1)
+    ]
     try:
         with transaction.atomic():
             # PostgreSQL: lock the rows in one order, passing over any another worker holds.

@@ -51,7 +51,10 @@ log = logging.getLogger(__name__)
 # adjudicated (docs/design.md "Tournaments"): each game's own clock is days a move.
 CORRESPONDENCE_ROUND_MOVES = 10
 DEADLINE_NOTE = "round deadline: scored as if blocked, the lowest rack first"
+# A table has been played once one of these is in its log: a Rummikub move, or a Rummy 45
+# turn's take or discard (its setup, done again on a new deal, does not count).
 MOVES = ("TilesPlayed", "TileDrawn", "Passed", "TurnTimedOut", "PlayerResigned")
+MOVES += ("DiscardTaken", "TrumpTaken", "Discarded")
 BYE_SHARE = 0.5  # a bye is worth half the most points a table gives (docs/tournaments.md)
 
 
@@ -82,6 +85,16 @@ def check(t: Tournament) -> None:
     """Refuse a tournament that cannot be run, with a sentence an organiser understands."""
     if t.mode == Mode.SANDBOX:
         raise Invalid("bad_tournament", "Sandbox games are not played in tournaments.")
+    if t.mode not in Mode.values:
+        raise Invalid("bad_tournament", f"The mode is one of {', '.join(Mode.values)}.")
+    if t.mode == Mode.R45 and t.correspondence_days is not None:
+        # A correspondence round's deadline ends its tables as blocked Rummikub rounds; a Rummy
+        # 45 game has no such ending (games.services.end_game refuses it).
+        raise Invalid(
+            "bad_tournament",
+            "Rummy 45 tournaments are live: a Rummy 45 table cannot be ended at a round's "
+            "deadline, so give it a clock, not days a move.",
+        )
     if t.mode == Mode.RUSH and t.table_size != 2:
         raise Invalid("bad_tournament", "Rummy Rush is for two: use 2 per table.")
     if t.correspondence_days is not None:
@@ -127,6 +140,8 @@ def rating_of(user_id: int, t: Tournament) -> int:
 
 def pool_of(t: Tournament) -> str:
     """As players/ratings.py ``pool_of`` names the pools (docs/design.md "Ratings")."""
+    if t.mode == Mode.R45:
+        return "r45"
     if t.mode == Mode.RUSH:
         return "rush"
     if t.correspondence_days:
@@ -344,7 +359,10 @@ def cancel(actor: Any, t: Tournament, reason: str = "") -> None:
         raise Conflict("over", "The tournament is over.")
     Tournament.objects.filter(pk=t.pk).update(state=State.CANCELLED, finished=timezone.now())
     record(t, actor, "cancelled", reason, public=True)
-    for table in Table.objects.filter(round__tournament=t, done=False, game__isnull=False):
+    # Rummy 45 tables cannot be ended by an operator: they play on to their end, and count
+    # for nothing more.
+    stopped = Table.objects.filter(round__tournament=t, done=False, game__isnull=False)
+    for table in stopped.exclude(game__mode=Mode.R45):
         games.end_game(table.game.public_id, f"tournament cancelled {reason}".strip())
 
 
@@ -356,6 +374,12 @@ def adjudicate(actor: Any, table: Table, reason: str) -> None:
         raise Invalid("reason_required", "Say why the table is adjudicated.")
     if table.done or table.game is None:
         raise Conflict("table_done", "That table has finished.")
+    if table.game.mode == Mode.R45:
+        raise Conflict(
+            "not_adjudicated",
+            "A Rummy 45 table cannot be adjudicated: it plays on until someone goes out (a "
+            "player gone for a minute has their turns played by a bot).",
+        )
     Table.objects.filter(pk=table.pk).update(adjudicated=reason[:300])
     record(
         table.round.tournament,
@@ -830,9 +854,13 @@ def tick(now: datetime | None = None) -> list[str]:
             record(t, None, "not started", error.message, public=True)
             Tournament.objects.filter(pk=t.pk).update(state=State.CANCELLED, finished=now)
             done.append(f"cancelled {t.pk}")
-    late = Table.objects.filter(
-        done=False, round__deadline__lte=now, round__tournament__state=State.RUNNING
-    ).select_related("game", "round__tournament")
+    late = (
+        Table.objects.filter(
+            done=False, round__deadline__lte=now, round__tournament__state=State.RUNNING
+        )
+        .exclude(game__mode=Mode.R45)  # never in a correspondence round (check refuses it)
+        .select_related("game", "round__tournament")
+    )
     for table in late:
         if table.game is not None and games.end_game(table.game.public_id, DEADLINE_NOTE):
             record(

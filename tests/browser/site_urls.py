@@ -1,8 +1,9 @@
 """The site's URLs plus endpoints that only the browser tests' server has.
 
 They sign a test user in, set up a game at a chosen position (the deal of its first round
-replaced, as a sandbox position would be, and the log replayed into the cached state), and run
-a turn's clock out now instead of after its 30 seconds, and load the puzzle fixture.
+replaced, as a sandbox position would be, and the log replayed into the cached state), run
+a turn's clock out now instead of after its 30 seconds, let a seek's wait pass at once and run
+beat's match, and load the puzzle fixture.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from games.engine.rules import Rules
 from games.engine.state import replay, state_to_record
 from games.identity import Identity
 from games.models import Game
+from matchmaking import tasks as matchmaking
+from matchmaking.models import Seek, SeekStatus
 from rummi_site.urls import urlpatterns as site_patterns
 from tournaments import services as tournaments
 from tournaments.models import Tournament
@@ -143,6 +146,18 @@ def resign(request: HttpRequest, gid: str, name: str) -> JsonResponse:
     )
 
 
+@csrf_exempt
+def seek_waited(request: HttpRequest, name: str) -> JsonResponse:
+    """Body: seconds. ``name``'s open seek was made that much earlier (as if they had waited so
+    long), then beat's match task runs (``matchmaking-match``, every 3 s on the site)."""
+    seconds = int(json.loads(request.body or b"{}").get("seconds", 0))
+    moved = 0
+    for seek in Seek.objects.filter(user=_user(name), status=SeekStatus.OPEN):
+        Seek.objects.filter(pk=seek.pk).update(created=seek.created - timedelta(seconds=seconds))
+        moved += 1
+    return JsonResponse({"moved": moved, "made": matchmaking.match()})
+
+
 def error_page(request: HttpRequest, code: int) -> HttpResponse:
     """The site's own 403, 404 and 500 pages, as Django's handlers show them with DEBUG off."""
     if code == 403:
@@ -167,6 +182,7 @@ urlpatterns = [
     path("__test__/expire/<str:gid>", expire),
     path("__test__/puzzles", load_puzzles),
     path("__test__/resign/<str:gid>/<str:name>", resign),
+    path("__test__/seek/<str:name>/waited", seek_waited),
     path("__test__/error/<int:code>", error_page),
     *site_patterns,
 ]

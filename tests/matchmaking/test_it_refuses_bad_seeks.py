@@ -44,7 +44,7 @@ def test_a_guest_is_refused(method: str) -> None:
 @pytest.mark.parametrize(
     ("body", "says"),
     [
-        ({"mode": "sandbox", "players": 2}, "mode must be one of parlor, blitz, rush, lan"),
+        ({"mode": "sandbox", "players": 2}, "mode must be one of parlor, blitz, rush, lan, r45"),
         ({"mode": "chess", "players": 2}, "mode must be one of"),
         ({"players": 2}, "mode must be one of"),
         ({"mode": "parlor", "players": 7}, "Parlor League is played by 2, 3, 4, 5, 6 players."),
@@ -52,6 +52,7 @@ def test_a_guest_is_refused(method: str) -> None:
         ({"mode": "parlor", "players": True}, "Parlor League is played by"),
         ({"mode": "rush", "players": 3}, "Rummy Rush is played by 2 players."),
         ({"mode": "blitz", "players": 5}, "Blitz is played by 2, 3, 4 players."),
+        ({"mode": "r45", "players": 5}, "Rummy 45 is played by 2, 3, 4 players."),
         ({"mode": "parlor", "players": 2, "bots_after": 45}, "bots_after is null (never) or"),
         ({"mode": "parlor", "players": 2, "bots_after": "30"}, "bots_after is null"),
         ({"mode": "parlor", "players": 2, "bots_after": -30}, "bots_after is null"),

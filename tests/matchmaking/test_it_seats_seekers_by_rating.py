@@ -108,6 +108,7 @@ def test_bots_fill_the_table_after_the_chosen_wait(alice: Any) -> None:
     seats = list(made[0].seats.order_by("index"))
     assert [s.user_id for s in seats] == [alice.pk, None, None]
     assert [s.bot_strength for s in seats if s.kind == SeatKind.BOT] == ["strong", "strong"]
+    assert [s.name for s in seats][1:] == ["Strong bot 1", "Strong bot 2"]
     assert made[0].rated and made[0].status == Status.PLAYING
 
 

@@ -8,7 +8,8 @@ called for a seat in ``view["to_act"]``, and returns one action at a time (a tur
 Strengths, weakest first (``BOT_STRENGTHS``):
 
 * ``easy`` always draws from the stock, displays the first melds it notices once they reach 45
-  points, never stitches and discards a tile at random (never a joker);
+  points, discards a tile at random (never a joker) and stitches only when down to its last 3
+  tiles, where no display can leave it a tile to discard (else it could never go out);
 * ``hard`` takes the left discard when it makes a display, displays the most points it can (the
   first display as soon as it reaches 45), stitches every tile that fits a meld, goes out on the
   board when its 14 tiles make a combination, and discards the tile least connected to the
@@ -168,6 +169,10 @@ def _useful_discard(
     return TakeDiscard(seat, melds)
 
 
+# An easy bot stitches only with this many tiles left, the tile taken included.
+LAST_TILES = 3
+
+
 def _easy_act(
     view: Mapping[str, Any], seat: int, rack: list[int], rng: random.Random, opened: bool
 ) -> Action:
@@ -184,6 +189,12 @@ def _easy_act(
             pass
         else:
             return Display(seat, tuple(chosen))
+    if opened and len(rack) <= LAST_TILES:
+        # Down to its last tiles a display would leave nothing to discard: only a stitch lets
+        # it go out (without one, two easy bots would draw and discard for ever).
+        stitch = _stitch(view, seat, rack)
+        if stitch is not None:
+            return stitch
     return _discard(view, seat, rack, rng, "easy")
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import signals
-from games.models import Game, GameResult
+from games import r45_services, services, signals
+from games.models import Game, GameResult, Status
 
 from .conftest import play_out
 
@@ -36,3 +36,18 @@ def test_it_plays_a_game_against_bots_to_its_end(
     assert [r.tiles_left for r in rows] == [len(rack) for rack in state["racks"]]
     assert finished == [(game.public_id, [0, 1, 2])]
     assert game.review == []  # the Rummikub solver's review is not made for this family
+
+
+def test_a_table_of_bots_alone_plays_on_past_one_runs_limit(
+    monkeypatch: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A tournament's table of bots: a run that reaches its limit hands the rest to a fresh
+    task (here, eager, a nested one) instead of waiting for the sweeper."""
+    monkeypatch.setattr(r45_services, "MAX_BOT_ACTIONS", 40)
+    seats = [{"bot": "strong"}, {"bot": "casual"}]
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.create_seated_game({"mode": "r45", "clock": 60}, seats)
+
+    game.refresh_from_db()
+    assert game.status == Status.FINISHED and game.seq > 40
+    assert GameResult.objects.filter(game=game).count() == 2
