@@ -53,7 +53,9 @@ function show(state) {
   }
   if (seeking) {
     const others = state.waiting - 1;
-    const company = others ? `${others} other${others === 1 ? "" : "s"} seeking this game` : "waiting for another player";
+    const needed = Math.max(1, (state.players || 2) - 1); // the others a table of this size needs
+    const wanted = needed === 1 ? "another player" : `${needed} more players`;
+    const company = others ? `${others} other${others === 1 ? "" : "s"} seeking this game, of the ${needed} needed` : `waiting for ${wanted}`;
     const bots = state.bots_after ? ` Bots fill the table after ${state.bots_after} s.` : "";
     line.textContent = `Seeking (rating ${state.rating}, within ±${state.window}): ${company}.${bots}`;
   } else if (state.status === "matched" && state.game) {

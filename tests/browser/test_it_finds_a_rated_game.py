@@ -80,7 +80,7 @@ def test_bots_fill_a_seek_after_its_wait(new_page: Any, site: str) -> None:
     page.goto(f"{site}/__test__/login/seeker5/?next=/")
     seek(page, "Rummy 45", bots="30", players="3")
     status = page.locator("#seek-status")
-    status.filter(has_text="waiting for another player. Bots fill the table after 30 s").wait_for()
+    status.filter(has_text="waiting for 2 more players. Bots fill the table after 30 s").wait_for()
     expect(page.locator("#seek-counts")).to_contain_text("1 player seeking Rummy 45, 3 players")
     page.locator("#seek-panel").scroll_into_view_if_needed()
     shoot(page, "seek-bots-waiting-1280x800.png")
