@@ -57,6 +57,12 @@ class Game(models.Model):
         help_text="its deal is shared with tables still playing (a duplicate round): the replay, "
         "record and seed are withheld until that round ends",
     )
+    occasion = models.CharField(
+        max_length=120,
+        blank=True,
+        help_text="what the game is played for, in words, set by its maker (a tournament "
+        "table: 'Winter cup, round 2'); shown on its page and in the turn digest",
+    )
     commitment = models.CharField(max_length=64, blank=True)
     state = models.JSONField(null=True, blank=True, help_text="cached engine state")
     seq = models.PositiveIntegerField(default=0, help_text="seq of the last event applied")

@@ -95,7 +95,9 @@ def send_digests(now: datetime | None = None) -> int:
 
 def _mail_digest(user: object, games: list[Game]) -> None:
     lines = [
-        f"{settings.RUMMI_SITE_URL}{g.get_absolute_url()}  ({g.get_mode_display()})" for g in games
+        f"{settings.RUMMI_SITE_URL}{g.get_absolute_url()}  "
+        f"({g.get_mode_display()}{f': {g.occasion}' if g.occasion else ''})"
+        for g in games
     ]
     send_mail(
         subject=f"Rummi: {len(games)} game{'s' if len(games) > 1 else ''} waiting for your move",

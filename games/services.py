@@ -121,13 +121,15 @@ def create_seated_game(
     seed: bytes | None = None,
     sealed: bool = False,
     stand_in: bool = False,
+    occasion: str = "",
 ) -> Game:
     """A game whose every seat is already taken, dealt at once: a tournament table or a
     matched seek. ``seats`` in seat order, each ``{"user_id": id, "name": name}`` for a
     person or ``{"bot": strength}``; ``options`` as for :func:`create_game` (mode, clock,
     days, target). ``seed`` deals a given deal (a duplicate round's tables share one);
     ``sealed`` withholds its replay, record and seed until :func:`unseal`; with ``stand_in``
-    a bot plays the turns of a person gone for a minute (docs/design.md "Tournaments")."""
+    a bot plays the turns of a person gone for a minute (docs/design.md "Tournaments");
+    ``occasion`` says in words what it is played for (shown on its page and in digests)."""
     try:
         setup = setup_from({**options, "players": len(seats)})
         GameConfig(setup.rules, setup.players, setup.match)
@@ -148,6 +150,7 @@ def create_seated_game(
             rated=rated,
             sealed=sealed,
             stand_in=stand_in and setup.clock_seconds is not None,
+            occasion=occasion[:120],
             seed=(seed or secrets.token_bytes(32)).hex(),
         )
         for index, plan in enumerate(seats):

@@ -293,7 +293,10 @@ def _seat(table: list[Seek], now: datetime) -> Game | None:
             if claimed != len(ids):
                 raise _Taken
             game = games.create_seated_game(
-                {"mode": first.mode, "clock": first.clock_seconds}, people + bots, rated=True
+                {"mode": first.mode, "clock": first.clock_seconds},
+                people + bots,
+                rated=True,
+                occasion="Found by a rated seek",
             )
             Seek.objects.filter(pk__in=ids).update(game=game)
     except _Taken:

@@ -569,6 +569,9 @@ def _make_table(t: Tournament, rnd: Round, number: int, entries: list[Entry]) ->
         seed=seed,
         sealed=t.format == Format.DUPLICATE,
         stand_in=not t.correspondence_days,
+        occasion=f"{t.name}, table {number}"
+        if t.format == Format.ARENA
+        else f"{t.name}, round {rnd.number}, table {number}",
     )
     table = Table.objects.create(round=rnd, number=number, game=game)
     TableSeat.objects.bulk_create(
