@@ -37,6 +37,22 @@ def until(page: Any, condition: str, timeout: float = 30_000) -> None:
         raise AssertionError(f"waited for {condition}; the page shows {shown}") from error
 
 
+def drag_until_sent(page: Any, tile: int, target: Any) -> None:
+    """Drag our tile onto ``target`` (a locator, or a function giving the point to drop on)
+    until the page sends the move. A drag that starts as the page moves under the pointer (a
+    status line wrapping after a poll) misses, as it would for a person, who would drag again."""
+    seq = page.evaluate("r45.client.seq")
+    for _ in range(3):
+        source = page.locator(f'#r45-hand [data-tile="{tile}"]')
+        drag(page, source, target() if callable(target) else target)
+        try:
+            page.wait_for_function(f"r45.busy || r45.client.seq > {seq}", timeout=5_000)
+            return
+        except Exception:
+            continue
+    raise AssertionError(f"three drags of tile {tile} sent nothing")
+
+
 def my_turn(page: Any) -> Any:
     # The bot thinks (its turn runs in the site's one thread for sync views, beside the other
     # tests' work): wait on the state, with room for a loaded machine.
@@ -72,11 +88,14 @@ def by_controls(page: Any, action: Any, view: dict[str, Any]) -> bool:
         assert page.evaluate("r45.drafts") == [list(m) for m in action.melds]
         page.click("#r45-play")
     elif isinstance(action, Stitch):
-        target = page.locator(f"#r45-players [data-meld='{action.meld}']")
-        box = target.bounding_box()
-        assert box is not None
-        x = box["x"] + (4 if action.end == "low" else box["width"] - 4)
-        drag(page, page.locator(hand(action.tile)), (x, box["y"] + box["height"] / 2))
+
+        def end_of_meld() -> tuple[float, float]:
+            box = page.locator(f"#r45-players [data-meld='{action.meld}']").bounding_box()
+            assert box is not None
+            x = box["x"] + (4 if action.end == "low" else box["width"] - 4)
+            return x, box["y"] + box["height"] / 2
+
+        drag_until_sent(page, action.tile, end_of_meld)
     else:
         return False
     until(page, f"r45.client.seq > {seq}")
@@ -123,7 +142,7 @@ def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
         chosen = page.locator(f'#r45-hand [data-tile="{tile}"]')
         chosen.wait_for(state="visible")
         if turn == 0:
-            drag(page, chosen, page.locator("#r45-train"))
+            drag_until_sent(page, tile, page.locator("#r45-train"))
         else:
             chosen.click()
             page.wait_for_selector(f'#r45-hand .r45-selected[data-tile="{tile}"]')

@@ -135,8 +135,6 @@ def swiss(entrants: Sequence[Entrant], table_size: int, round_number: int, seed:
     playing, byes = _byes(order, seated)
     if table_size == 2:
         if len(order) <= DUTCH_LIMIT:
-            from . import dutch
-
             paired = dutch.swiss_round(order, round_number, byes[0] if byes else None)
             if paired is not None:
                 return paired
@@ -438,3 +436,7 @@ def standings(
         )
         for rank, k in enumerate(order, start=1)
     ]
+
+
+# The FIDE Dutch wrapper reads this module's types, so it is imported once they exist.
+from . import dutch  # noqa: E402
