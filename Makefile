@@ -12,8 +12,7 @@ HOST := 127.0.0.1
 PORT := 8000
 CHROMIUM ?= /usr/bin/chromium
 # pytest-xdist processes for make test: one per core (the suite's tests keep their own databases,
-# ports and folders, so they run side by side), sharing the tests out by work stealing so that
-# an idle worker takes over a busy one's queue; the 15 slowest are listed after each run.
+# ports and folders, so they run side by side); the 15 slowest are listed after each run.
 TEST_WORKERS ?= auto
 
 .PHONY: venv native migrate run lint format test bench clean chromium axe
@@ -87,11 +86,11 @@ node_modules/.package-lock.json: package.json package-lock.json
 test: chromium lint native axe
 	@if $(NATIVE_CURRENT); then echo "heavy solver tests: in the compiled pass"; \
 		skip="not heavy_solver"; else skip=""; fi; set -x; \
-	$(PURE) $(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal \
+	$(PURE) $(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) \
 		--durations=15 -m "$$skip" --cov=games.engine --cov-report=term --cov-fail-under=95
 	if $(NATIVE_CURRENT); then \
 		echo "engine tests on the compiled solver"; \
-		$(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal tests/engine; \
+		$(PY) -m pytest -p no:cacheprovider -n $(TEST_WORKERS) tests/engine; \
 	else echo "no current native solver build: its engine test run is skipped"; fi
 
 bench: $(STAMP) native
