@@ -33,7 +33,9 @@ def edge(locator: Any, side: str) -> Point:
 
 
 def drag(page: Any, source: Any, target: Point | Any) -> None:
-    """Press on source, move in steps, release over target (a point or an element's centre)."""
+    """Press on source, move in steps, release over target (a point or an element's centre).
+    The source is scrolled into view first: a mouse cannot press what is off screen."""
+    source.scroll_into_view_if_needed()
     x0, y0 = centre(source)
     x1, y1 = target if isinstance(target, tuple) else centre(target)
     page.mouse.move(x0, y0)

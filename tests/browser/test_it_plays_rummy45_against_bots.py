@@ -40,17 +40,35 @@ def until(page: Any, condition: str, timeout: float = 30_000) -> None:
 def drag_until_sent(page: Any, tile: int, target: Any) -> None:
     """Drag our tile onto ``target`` (a locator, or a function giving the point to drop on)
     until the page sends the move. A drag that starts as the page moves under the pointer (a
-    status line wrapping after a poll) misses, as it would for a person, who would drag again."""
+    status line wrapping after a poll) misses, as it would for a person, who would drag again;
+    the failure says what was under the tile and the target."""
     seq = page.evaluate("r45.client.seq")
     for _ in range(3):
         source = page.locator(f'#r45-hand [data-tile="{tile}"]')
+        # The mouse works on what is on screen: bring the tile into view before aiming (the
+        # page is taller than the window when a notice, such as a trophy's, tops it).
+        source.scroll_into_view_if_needed()
         drag(page, source, target() if callable(target) else target)
         try:
             page.wait_for_function(f"r45.busy || r45.client.seq > {seq}", timeout=5_000)
             return
         except Exception:
             continue
-    raise AssertionError(f"three drags of tile {tile} sent nothing")
+    shoot(page, "r45-drag-missed-1280.png")
+    seen = page.evaluate(
+        """([tile, target]) => {
+            const el = document.querySelector(`#r45-hand [data-tile="${tile}"]`);
+            const box = el && el.getBoundingClientRect();
+            const at = (x, y) => document.elementFromPoint(x, y)?.outerHTML.slice(0, 120);
+            const t = document.querySelector(target)?.getBoundingClientRect();
+            return {tile: box && [box.x, box.y, box.width, box.height],
+                    onTile: box && at(box.x + box.width / 2, box.y + box.height / 2),
+                    onTarget: t && at(t.x + t.width / 2, t.y + t.height / 2),
+                    scroll: [scrollX, scrollY, innerWidth, innerHeight]};
+        }""",
+        [tile, "#r45-train"],
+    )
+    raise AssertionError(f"three drags of tile {tile} sent nothing; the page shows {seen}")
 
 
 def my_turn(page: Any) -> Any:
