@@ -9,14 +9,8 @@ import random
 import time
 from typing import Any
 
-from tournaments.pairing import (
-    DUTCH_LIMIT,
-    ArenaWaiter,
-    Entrant,
-    arena_tables,
-    placement_points,
-    swiss,
-)
+from tournaments.pairing import DUTCH_LIMIT, ArenaWaiter, arena_tables
+from tournaments.pairing.simulate import random_swiss
 
 PLAYERS = 1000
 ROUNDS = 5
@@ -25,31 +19,8 @@ ROUNDS = 5
 def _swiss(size: int, players: int = PLAYERS, rounds: int = ROUNDS) -> list[float]:
     """Each round's pairing time in a Swiss of ``players`` at ``size`` a table."""
     rng = random.Random(size)
-    points = dict.fromkeys(range(players), 0.0)
-    met: dict[int, set[int]] = {k: set() for k in range(players)}
-    firsts: dict[int, list[bool]] = {k: [] for k in range(players)}
-    byes = dict.fromkeys(range(players), 0)
     ratings = {k: rng.gauss(1500, 250) for k in range(players)}
-    timings = []
-    for number in range(1, rounds + 1):
-        entrants = [
-            Entrant(k, ratings[k], points[k], frozenset(met[k]), tuple(firsts[k]), byes[k])
-            for k in range(players)
-        ]
-        began = time.perf_counter()
-        paired = swiss(entrants, size, number, bytes([number]))
-        timings.append(time.perf_counter() - began)
-        for table in paired.tables:
-            places = list(range(1, len(table) + 1))
-            rng.shuffle(places)
-            for key, got in zip(table, placement_points(places, len(table)), strict=True):
-                points[key] += got
-            for seat, key in enumerate(table):
-                met[key].update(k for k in table if k != key)
-                firsts[key].append(seat == 0)
-        for key in paired.byes:
-            byes[key] += 1
-    return timings
+    return [took for _, _, took in random_swiss(ratings, size, rounds, rng, seed=size)]
 
 
 def _arena() -> float:
@@ -72,7 +43,7 @@ def _arena() -> float:
 def main() -> dict[str, Any]:
     two = _swiss(2)
     four = _swiss(4)
-    _swiss(2, 8, 1)  # imports the Dutch engine outside the timings
+    _swiss(2, 8, 1)  # a warm-up round of the Dutch engine, outside the timings
     dutch = _swiss(2, DUTCH_LIMIT)
     arena = _arena()
     return {

@@ -18,42 +18,21 @@ from tournaments.pairing import (
     arena_points,
     arena_tables,
     duplicate_points,
-    placement_points,
     round_robin,
     standings,
     swiss,
     table_sizes,
 )
+from tournaments.pairing.simulate import random_swiss
 
 
 def play_swiss(players: int, size: int, rounds: int, seed: int) -> list[tuple[list, list]]:
     """A whole Swiss with random places: every round's (tables, byes)."""
-    rng = random.Random(seed)
-    points = dict.fromkeys(range(players), 0.0)
-    met: dict[int, set[int]] = {k: set() for k in range(players)}
-    firsts: dict[int, list[bool]] = {k: [] for k in range(players)}
-    byes = Counter[int]()
-    ratings = {k: 1000 + 37 * k % 900 for k in range(players)}
-    played = []
-    for number in range(1, rounds + 1):
-        entrants = [
-            Entrant(k, ratings[k], points[k], frozenset(met[k]), tuple(firsts[k]), byes[k])
-            for k in range(players)
-        ]
-        paired = swiss(entrants, size, number, bytes([seed % 256, number]))
-        for table in paired.tables:
-            places = list(range(1, len(table) + 1))
-            rng.shuffle(places)
-            for key, got in zip(table, placement_points(places, len(table)), strict=True):
-                points[key] += got
-            for seat, key in enumerate(table):
-                met[key].update(k for k in table if k != key)
-                firsts[key].append(seat == 0)
-        for key in paired.byes:
-            byes[key] += 1
-            points[key] += 0.5
-        played.append((list(paired.tables), list(paired.byes)))
-    return played
+    ratings = {k: float(1000 + 37 * k % 900) for k in range(players)}
+    return [
+        (list(paired.tables), list(paired.byes))
+        for _, paired, _ in random_swiss(ratings, size, rounds, random.Random(seed), seed=seed)
+    ]
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -5,7 +5,6 @@ DUTCH_LIMIT players, and our own pairing above it or where the Dutch rules pair 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +16,8 @@ from py4swiss.trf.results import ColorToken, ResultToken, RoundResult
 from py4swiss.trf.sections import PlayerSection, XSection
 
 import tournaments.pairing as pairing
-from tournaments.pairing import DUTCH_LIMIT, Entrant, Round, dutch, placement_points, swiss
+from tournaments.pairing import DUTCH_LIMIT, Entrant, Round, dutch, swiss
+from tournaments.pairing.simulate import random_swiss
 
 
 @pytest.fixture
@@ -47,27 +47,13 @@ def play(
     """A Swiss at 2 a table with random results (a shared place now and then); ``check`` sees
     each round's entrants and pairing."""
     rng = random.Random(seed)
-    ratings = {k: rng.randint(1000, 2000) for k in range(players)}
-    points = dict.fromkeys(ratings, 0.0)
-    met: dict[int, set[int]] = {k: set() for k in ratings}
-    firsts: dict[int, list[bool]] = {k: [] for k in ratings}
-    byes = Counter[int]()
-    for number in range(1, rounds + 1):
-        entrants = [
-            Entrant(k, ratings[k], points[k], frozenset(met[k]), tuple(firsts[k]), byes[k])
-            for k in ratings
-        ]
-        paired = swiss(entrants, 2, number, bytes([seed % 256, number]))
+    ratings = {k: float(rng.randint(1000, 2000)) for k in range(players)}
+
+    def places(rng: random.Random, size: int) -> list[int]:
+        return [1, 1] if rng.random() < 0.1 else rng.sample([1, 2], 2)
+
+    for entrants, paired, _ in random_swiss(ratings, 2, rounds, rng, places=places, seed=seed):
         check(entrants, paired)
-        for table in paired.tables:
-            places = [1, 1] if rng.random() < 0.1 else rng.sample([1, 2], 2)
-            for seat, (key, got) in enumerate(zip(table, placement_points(places, 2), strict=True)):
-                points[key] += got
-                met[key].update(k for k in table if k != key)
-                firsts[key].append(seat == 0)
-        for key in paired.byes:
-            byes[key] += 1
-            points[key] += 0.5
 
 
 @pytest.mark.parametrize("seed", range(20))
