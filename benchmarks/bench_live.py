@@ -14,6 +14,20 @@ Needs PostgreSQL and Redis; without them the result is ``{"skipped": reason}``. 
 - ``RUMMI_BENCH_DATABASE_URL`` (default ``postgres://postgres@127.0.0.1:5432/rummi_bench``)
 - ``RUMMI_BENCH_REDIS_URL`` (default ``redis://127.0.0.1:6379/3``; the bench flushes that db)
 - ``RUMMI_BENCH_LIVE_SETTINGS`` and ``RUMMI_BENCH_LIVE_ASGI``: measure a variant of the site
+- ``RUMMI_BENCH_LIVE_ECHO`` (``1``; ``0`` leaves it out): after the site, the bare echo app
+  (benchmarks/echo_asgi.py) with the same games and processes, paced up to
+  ``RUMMI_BENCH_LIVE_ECHO_FASTER``; the summary gives the site's ceiling as a fraction of its
+- ``RUMMI_BENCH_LIVE_BASELINE``: a commit (``1d4f887``, the 2026-12-01 code) measured in the
+  same run, right after the site at each process count: a detached ``git worktree`` of it under
+  ``var/bench/baseline-<commit>`` with a bench database of its own (the bench database's name
+  plus ``_baseline``), driven by this harness; the summary compares their server CPU a move
+- ``RUMMI_BENCH_LIVE_R45`` (off; ``1`` turns it on): at each process count, right after the
+  site's Rummikub run, the same site on Rummy 45 tables (``benchsetup --mode r45``:
+  the same number of 4-player games, each through its setup; a move is the seat's next draw from
+  the stock or discard, see benchmarks/live_harness.py) at the same paces; its results are
+  ``r45_<count>``, and the summary's ``daphne_<count>`` gives ``r45_vs_rummikub``: the server
+  CPU a move of both at each pace both kept and its ratio (Rummy 45 over Rummikub; the target
+  is within 10%). The baseline has no Rummy 45 run.
 - ``RUMMI_BENCH_LIVE_GAMES`` (250), ``RUMMI_BENCH_LIVE_SECONDS`` (20 s a pace step),
   ``RUMMI_BENCH_LIVE_PACE`` (200 moves/s), ``RUMMI_BENCH_LIVE_FASTER`` (``300,400,500,600,800``),
   ``RUMMI_BENCH_LIVE_SLOWER`` (``150,100,75,50,30,20,10``),
@@ -72,6 +86,23 @@ SERVERS = [int(n) for n in setting("RUMMI_BENCH_LIVE_SERVERS", "1,2").split(",")
 # To measure a variant without touching the site: another settings module or ASGI application.
 SETTINGS = setting("RUMMI_BENCH_LIVE_SETTINGS", "rummi_site.settings")
 ASGI_APP = setting("RUMMI_BENCH_LIVE_ASGI", "rummi_site.asgi:application")
+# The bare baseline (benchmarks/echo_asgi.py: one row and one group send a move), run with the
+# same games, sockets and daphne processes after the site; "0" leaves it out.
+ECHO = setting("RUMMI_BENCH_LIVE_ECHO", "1") != "0"
+ECHO_APP = "benchmarks.echo_asgi:application"
+BASELINE = setting("RUMMI_BENCH_LIVE_BASELINE", "")
+# The same site on Rummy 45 tables after its Rummikub run, at each process count.
+R45 = setting("RUMMI_BENCH_LIVE_R45", "0") != "0"
+R45_MODE = "r45"
+# Rummy 45's server CPU a move against Rummikub's: within this fraction is on target.
+R45_CPU_TOLERANCE = 0.10
+ECHO_FASTER = [
+    float(p)
+    for p in setting("RUMMI_BENCH_LIVE_ECHO_FASTER", "300,400,500,600,800,1000,1200,1500").split(
+        ","
+    )
+    if p
+]
 
 
 def log(text: str) -> None:
@@ -103,12 +134,12 @@ def unreachable() -> str | None:
     return None
 
 
-def ensure_database() -> None:
+def ensure_database(url: str = DATABASE_URL) -> None:
     import psycopg
     from psycopg import sql
 
-    name = urlsplit(DATABASE_URL).path.lstrip("/")
-    with psycopg.connect(admin_url(DATABASE_URL), autocommit=True) as conn:
+    name = urlsplit(url).path.lstrip("/")
+    with psycopg.connect(admin_url(url), autocommit=True) as conn:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
             log(f"  created database {name}")
@@ -120,23 +151,24 @@ def flush_redis() -> None:
     redis.Redis.from_url(REDIS_URL).flushdb()
 
 
-def site_env(secret: str) -> dict[str, str]:
+def site_env(secret: str, database_url: str = DATABASE_URL) -> dict[str, str]:
     """The production settings, on the bench database and Redis."""
     return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": SETTINGS,
-        "DATABASE_URL": DATABASE_URL,
+        "DATABASE_URL": database_url,
         "REDIS_URL": REDIS_URL,
         "RUMMI_DEBUG": "0",
+        "RUMMI_HTTPS": "1",  # behind the TLS proxy: the harness's requests say they came by it
         "SECRET_KEY": secret,
         "PYTHONUNBUFFERED": "1",
     }
 
 
-def manage(env: dict[str, str], *args: str) -> str:
+def manage(env: dict[str, str], *args: str, root: Path = ROOT) -> str:
     done = subprocess.run(
         [sys.executable, "manage.py", *args],
-        cwd=ROOT,
+        cwd=root,
         env=env,
         capture_output=True,
         text=True,
@@ -157,7 +189,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def daphnes(count: int, env: dict[str, str]) -> Iterator[list[tuple[int, int]]]:
+def daphnes(
+    count: int, env: dict[str, str], app: str = ASGI_APP, root: Path = ROOT
+) -> Iterator[list[tuple[int, int]]]:
     """Start ``count`` daphne processes; yield [(port, pid)]; stop them whatever happens."""
     procs: list[tuple[int, subprocess.Popen[bytes]]] = []
     try:
@@ -167,8 +201,10 @@ def daphnes(count: int, env: dict[str, str]) -> Iterator[list[tuple[int, int]]]:
             command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
             # -v 0: no access log line per request (a proxy in front keeps that log);
             # --proxy-headers: trust X-Forwarded-Proto as from a TLS-terminating proxy.
-            command += ["-v", "0", "--proxy-headers", ASGI_APP]
-            proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=logfile, stderr=logfile)
+            command += ["-v", "0", "--proxy-headers", app]
+            # The code is the one under ``root``: ``python -m`` puts the working folder first
+            # on the import path (a baseline's worktree shadows this checkout).
+            proc = subprocess.Popen(command, cwd=root, env=env, stdout=logfile, stderr=logfile)
             logfile.close()
             procs.append((port, proc))
         for port, proc in procs:
@@ -218,20 +254,47 @@ def db_connection_costs() -> dict[str, Any]:
     return out
 
 
-def run_servers(count: int, secret: str) -> dict[str, Any]:
-    env = site_env(secret)
+def run_servers(
+    count: int,
+    secret: str,
+    app: str = ASGI_APP,
+    faster: list[float] = FASTER,
+    root: Path = ROOT,
+    database_url: str = DATABASE_URL,
+    mode: str = "parlor",
+) -> dict[str, Any]:
+    """One run: seat the games (``mode``: parlor, or r45 for Rummy 45 tables), start ``count``
+    daphne processes and drive the paces."""
+    env = site_env(secret, database_url)
     flush_redis()
     started = time.perf_counter()
     games_file = OUT / "live-games.json"
-    manage(env, "benchsetup", "--reset", "--games", str(GAMES), "--output", str(games_file))
+    # The default (Parlor) keeps the command line a baseline's benchsetup knows.
+    choose = ("--mode", mode) if mode != "parlor" else ()
+    manage(
+        env,
+        *("benchsetup", "--reset", "--games", str(GAMES), "--output", str(games_file), *choose),
+        root=root,
+    )
     games = json.loads(games_file.read_text())["games"]
     log(f"  {len(games)} games seated in {time.perf_counter() - started:.1f} s")
-    with daphnes(count, env) as servers:
+    with daphnes(count, env, app, root) as servers:
         ports = [port for port, _ in servers]
         pids = [pid for _, pid in servers]
         rss_idle = {str(pid): round(rss_kb(pid) / 1024, 1) for pid in pids}
         result = asyncio.run(
-            run_load(games, ports, pids, PACE, FASTER, SLOWER, STEP_SECONDS, TARGET_P99_MS, log=log)
+            run_load(
+                games,
+                ports,
+                pids,
+                PACE,
+                faster,
+                SLOWER,
+                STEP_SECONDS,
+                TARGET_P99_MS,
+                log=log,
+                mode=mode,
+            )
         )
     result["rss_idle_mb"] = rss_idle
     steps = result["steps"]
@@ -239,6 +302,7 @@ def run_servers(count: int, secret: str) -> dict[str, Any]:
     first = steps[0]
     result["summary"] = {
         "servers": count,
+        "mode": mode,
         "at_target_pace": {
             "pace": first["pace"],
             "p50_ms": first["latency_ms"]["p50"],
@@ -303,6 +367,33 @@ def machine_speed() -> float:
     return round(1000 * min(once() for _ in range(5)), 1)
 
 
+def baseline_tree(commit: str) -> tuple[Path, str]:
+    """A detached worktree of ``commit`` (made once, kept for the next run) and its bench
+    database, migrated, its static files collected."""
+    sha = subprocess.run(
+        ["git", "rev-parse", "--short", f"{commit}^{{commit}}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    tree = OUT / f"baseline-{sha}"
+    if not (tree / "manage.py").exists():
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", "--force", str(tree), sha],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
+    parts = urlsplit(DATABASE_URL)
+    url = urlunsplit(parts._replace(path=parts.path.rstrip("/") + "_baseline"))
+    ensure_database(url)
+    env = site_env(secrets.token_urlsafe(50), url)
+    manage(env, "migrate", "--no-input", "-v", "0", root=tree)
+    manage(env, "collectstatic", "--no-input", "-v", "0", root=tree)
+    return tree, url
+
+
 def main() -> dict[str, Any]:
     reason = unreachable()
     if reason:
@@ -315,6 +406,8 @@ def main() -> dict[str, Any]:
     ensure_database()
     secret = secrets.token_urlsafe(50)
     manage(site_env(secret), "migrate", "--no-input", "-v", "0")
+    # The game page the harness opens names the hashed static files (rummi_site/staticfiles.py).
+    manage(site_env(secret), "collectstatic", "--no-input", "-v", "0")
     results: dict[str, Any] = {
         "games": GAMES,
         "sockets": GAMES * 4,
@@ -322,6 +415,10 @@ def main() -> dict[str, Any]:
         "target": {"p99_ms": TARGET_P99_MS, "lost_frames": 0, "rss_mb": TARGET_RSS_MB},
         "cpus": os.cpu_count(),
     }
+    baseline = baseline_tree(BASELINE) if BASELINE else None
+    if baseline is not None:
+        results["baseline"] = {"commit": BASELINE, "tree": str(baseline[0])}
+    results["r45"] = R45
     log("  database connection cost per request ...")
     results["db_connection"] = db_connection_costs()
     for mode, figures in results["db_connection"].items():
@@ -337,7 +434,108 @@ def main() -> dict[str, Any]:
             results[f"daphne_{count}"] = run_servers(count, secret)
             results[f"daphne_{count}"]["machine_busy_before_percent"] = busy
             results[f"daphne_{count}"]["machine_speed_loop_ms"] = speed
+            if R45:
+                log(f"  the site on Rummy 45 tables on {count} daphne process{plural}:")
+                results[f"r45_{count}"] = run_servers(count, secret, mode=R45_MODE)
+            if baseline is not None:
+                log(f"  the baseline {BASELINE} on {count} daphne process{plural}:")
+                results[f"baseline_{count}"] = run_servers(
+                    count, secret, root=baseline[0], database_url=baseline[1]
+                )
+            if ECHO:
+                log(f"  the bare echo app on {count} daphne process{plural}:")
+                results[f"echo_{count}"] = run_servers(count, secret, ECHO_APP, ECHO_FASTER)
     finally:
         flush_redis()
-    results["summary"] = {k: v["summary"] for k, v in results.items() if k.startswith("daphne_")}
+    kept = ("daphne_", "echo_", "baseline_", "r45_")
+    results["summary"] = {k: v["summary"] for k, v in results.items() if k.startswith(kept)}
+    for count in SERVERS:
+        site, echo = results.get(f"daphne_{count}"), results.get(f"echo_{count}")
+        if site and echo:
+            results["summary"][f"daphne_{count}"]["ceiling_vs_echo"] = vs_echo(
+                site["summary"], echo["summary"]
+            )
+        base = results.get(f"baseline_{count}")
+        if site and base:
+            results["summary"][f"daphne_{count}"]["vs_baseline"] = vs_baseline(
+                site["steps"], base["steps"]
+            )
+        r45 = results.get(f"r45_{count}")
+        if site and r45:
+            results["summary"][f"daphne_{count}"]["r45_vs_rummikub"] = r45_vs_rummikub(site, r45)
     return results
+
+
+def r45_vs_rummikub(site: dict[str, Any], r45: dict[str, Any]) -> dict[str, Any]:
+    """Server CPU a move on Rummy 45 tables against Rummikub's, at each pace both kept, and
+    over all the paces each kept; each ratio is Rummy 45's over Rummikub's."""
+    kept = {
+        s["pace"]: s
+        for s in site["steps"]
+        if s["server_cpu_ms_per_move"] and not s["stopped_overloaded"]
+    }
+    paces = {}
+    for step in r45["steps"]:
+        other = kept.get(step["pace"])
+        now = step["server_cpu_ms_per_move"]
+        if other and now and not step["stopped_overloaded"]:
+            ratio = round(now / other["server_cpu_ms_per_move"], 2)
+            paces[str(step["pace"])] = {
+                "r45_cpu_ms": now,
+                "rummikub_cpu_ms": other["server_cpu_ms_per_move"],
+                "ratio": ratio,
+                "within_target": abs(ratio - 1) <= R45_CPU_TOLERANCE,
+                "r45_p99_ms": step["latency_ms"]["p99"],
+                "rummikub_p99_ms": other["latency_ms"]["p99"],
+            }
+    cpu, rummikub_cpu = (
+        r45["summary"]["server_cpu_ms_per_move"],
+        site["summary"]["server_cpu_ms_per_move"],
+    )
+    overall = round(cpu / rummikub_cpu, 2) if cpu and rummikub_cpu else None
+    return {
+        "target_ratio": [round(1 - R45_CPU_TOLERANCE, 2), round(1 + R45_CPU_TOLERANCE, 2)],
+        "by_pace": paces,
+        "r45_cpu_ms_per_move": cpu,
+        "rummikub_cpu_ms_per_move": rummikub_cpu,
+        "ratio": overall,
+        "within_target": overall is not None and abs(overall - 1) <= R45_CPU_TOLERANCE,
+        "r45_ceiling_moves_per_s": r45["summary"]["ceiling_moves_per_s"],
+        "rummikub_ceiling_moves_per_s": site["summary"]["ceiling_moves_per_s"],
+    }
+
+
+def vs_baseline(site: list[dict[str, Any]], base: list[dict[str, Any]]) -> dict[str, Any]:
+    """Server CPU a move, the site's against the baseline's, at each pace both kept."""
+    kept = {
+        s["pace"]: s["server_cpu_ms_per_move"]
+        for s in base
+        if s["server_cpu_ms_per_move"] and not s["stopped_overloaded"]
+    }
+    paces = {}
+    for step in site:
+        old = kept.get(step["pace"])
+        now = step["server_cpu_ms_per_move"]
+        if old and now and not step["stopped_overloaded"]:
+            paces[str(step["pace"])] = {
+                "site_cpu_ms": now,
+                "baseline_cpu_ms": old,
+                "ratio": round(now / old, 2),
+                "site_p99_ms": step["latency_ms"]["p99"],
+            }
+    return {"commit": BASELINE, "by_pace": paces}
+
+
+def vs_echo(site: dict[str, Any], echo: dict[str, Any]) -> dict[str, Any]:
+    """The site against the bare echo of the same run: ceilings and server CPU a move."""
+    ceiling, bare = site["ceiling_moves_per_s"], echo["ceiling_moves_per_s"]
+    cpu, bare_cpu = site["server_cpu_ms_per_move"], echo["server_cpu_ms_per_move"]
+    return {
+        "site_ceiling": ceiling,
+        "echo_ceiling": bare,
+        # The echo's ceiling may be the harness's own (it shares the cores): then the fraction
+        # is an upper bound.
+        "fraction": round(ceiling / bare, 2) if ceiling and bare else None,
+        "site_cpu_ms_per_move": cpu,
+        "echo_cpu_ms_per_move": bare_cpu,
+    }

@@ -8,6 +8,13 @@ load down; a game whose previous move is still in flight queues the next one and
 counted). For each move it measures the time from sending the POST to the moment the last of the
 game's sockets has the frame with the new seq, and it checks every frame's seq follows the last.
 
+On Rummy 45 tables (``mode="r45"``, games seated by ``benchsetup --mode r45``) a move is the
+next action of the seat to act, sent the same way (the ``r45`` action, ``{"move": {...}}``): it
+draws from the stock when it has not taken a tile this turn (the view's ``taken``), else it
+discards the highest-numbered tile of its rack (a joker only if it holds nothing else). The seat
+knows its rack from the frames' view on its own socket (and from its own answers, when its frames
+are late). A draw and a discard each count as one move, as a Rummikub draw does.
+
 The HTTP client is a few lines of HTTP/1.1 with keep-alive over asyncio streams, so that the
 harness needs nothing beyond ``websockets``.
 """
@@ -27,11 +34,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 HOST = "127.0.0.1"
 # The servers sit where a TLS-terminating proxy would forward to: daphne runs with
-# --proxy-headers and the production settings (RUMMI_DEBUG=0), and every request says it came
+# --proxy-headers and the production settings (RUMMI_HTTPS=1), and every request says it came
 # over HTTPS, as the proxy would.
 PROXY_HEADERS = "X-Forwarded-Proto: https\r\nX-Forwarded-For: 127.0.0.1\r\n"
 FRAME_TIMEOUT_S = 5.0  # a move whose frames take longer is counted late, at this value
@@ -41,6 +48,8 @@ CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 # How moves are sent: "socket" (an "act" message on the mover's own socket, as the board does
 # while its socket is open) or "http" (POST /api/games/<gid>/<action>, the board's fallback).
 SUBMIT = os.environ.get("RUMMI_BENCH_LIVE_SUBMIT", "socket")
+R45 = "r45"  # the Rummy 45 mode, and its one action's name (POST /api/games/<gid>/r45)
+JOKER_CODE = "J"
 
 
 # HTTP/1.1 with keep-alive
@@ -143,6 +152,9 @@ class Seat:
     last_seq: int = -1
     last_time: float = 0.0
     closed: bool = False
+    # Rummy 45: the seat's rack (tile ids, with their codes) as its own view last showed it.
+    rack: list[int] = field(default_factory=list)
+    rack_codes: list[str] = field(default_factory=list)
 
     def cookie(self) -> str:
         return f"sessionid={self.session}; csrftoken={self.csrf}"
@@ -156,6 +168,7 @@ class Table:
     seq: int = 0
     turn: int = 0
     finished: bool = False
+    taken: bool = False  # Rummy 45: whether the seat to act has taken a tile this turn
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     waiting_seq: int = -1
     waiter: asyncio.Future[None] | None = None
@@ -200,7 +213,14 @@ def ms(value: float | None) -> float | None:
 
 
 class Harness:
-    def __init__(self, games: list[dict[str, Any]], ports: Sequence[int], pids: Sequence[int]):
+    def __init__(
+        self,
+        games: list[dict[str, Any]],
+        ports: Sequence[int],
+        pids: Sequence[int],
+        mode: str = "parlor",
+    ):
+        self.r45 = mode == R45
         self.ports = list(ports)
         self.pids = list(pids)
         self.clients = {port: HttpClient(port) for port in self.ports}
@@ -251,16 +271,31 @@ class Harness:
         seat.last_time = time.perf_counter()
         table.seq = max(table.seq, hello["seq"])
         table.turn = hello["view"]["turn"]
+        if self.r45:
+            self.learn_r45(table, seat, hello["view"], hello["seq"] >= table.seq)
         self.readers.append(asyncio.create_task(self.read(table, seat)))
 
     async def connect_all(self, concurrency: int = 50) -> dict[str, Any]:
         started = time.perf_counter()
         gate = asyncio.Semaphore(concurrency)
 
+        retried = 0
+
         async def one(table: Table, seat: Seat) -> None:
+            nonlocal retried
             async with gate:
                 await self.load_page(table, seat)
-                await self.open_socket(table, seat)
+                # A server too busy to accept within daphne's handshake timeout drops the
+                # connect; a browser's board then tries again, and so does the harness.
+                for attempt in range(5):
+                    try:
+                        await self.open_socket(table, seat)
+                        return
+                    except (OSError, InvalidHandshake) as error:
+                        retried += 1
+                        if attempt == 4:
+                            raise HttpError(f"socket refused 5 times: {error}") from error
+                        await asyncio.sleep(0.5 * 2**attempt)
 
         await asyncio.gather(*(one(t, s) for t in self.tables for s in t.seats))
         seconds = time.perf_counter() - started
@@ -269,6 +304,7 @@ class Harness:
         return {
             "sockets": sum(len(t.seats) for t in self.tables),
             "seconds": round(seconds, 2),
+            "connects_retried": retried,
             "compression": extensions or "none",
         }
 
@@ -314,7 +350,11 @@ class Harness:
                 )  # fmt: skip
         seat.last_seq = seq
         seat.last_time = now
-        if seq > table.seq:
+        if self.r45:
+            self.learn_r45(table, seat, frame["view"], seq > table.seq)
+            if seq > table.seq:
+                table.seq = seq
+        elif seq > table.seq:
             table.seq = seq
             view = frame["view"]
             table.turn = view["turn"]
@@ -325,6 +365,41 @@ class Harness:
             and table.caught_up(table.waiting_seq)
         ):
             table.waiter.set_result(None)
+
+    @staticmethod
+    def learn_r45(table: Table, seat: Seat | None, view: dict[str, Any], newest: bool) -> None:
+        """What a Rummy 45 view tells: the seat's own rack (a view is its seat's own), and, if it
+        is the table's newest, whose turn it is, whether that seat has taken, whether it is over.
+        """
+        if seat is not None:
+            seat.rack = view["rack"]
+            seat.rack_codes = view["rack_codes"]
+        if newest:
+            table.turn = view["turn"]
+            table.taken = view["taken"]
+            table.finished = view["phase"] == "over"
+
+    def resync(self, table: Table, answer: dict[str, Any]) -> None:
+        """Carry on from an answer (its seq and the mover's view) when the frames are behind."""
+        view = answer["view"]
+        if self.r45:
+            seat = view.get("seat")
+            self.learn_r45(table, table.seats[seat] if isinstance(seat, int) else None, view, True)
+        else:
+            table.turn = view["turn"]
+
+    def next_move(self, table: Table) -> tuple[str, dict[str, Any]]:
+        """The action name and body fields of the next move: a Rummikub draw, or the Rummy 45
+        turn's next step (draw from the stock, else discard its highest-numbered tile)."""
+        if not self.r45:
+            return "draw", {}
+        if not table.taken:
+            return R45, {"move": {"action": "Draw"}}
+        seat = table.seats[table.turn]
+        tiles = list(zip(seat.rack, seat.rack_codes, strict=True))
+        plain = [(tile, code) for tile, code in tiles if code != JOKER_CODE] or tiles
+        tile = max(plain, key=lambda pair: (int(pair[1][1:] or 0), pair[0]))[0]
+        return R45, {"move": {"action": "Discard", "tile": tile}}
 
     # Moves
 
@@ -348,8 +423,13 @@ class Harness:
                 # Resync from the answer, as the board does, and play again.
                 step.stale += 1
                 table.seq = max(table.seq, answer["seq"])
-                table.turn = answer["view"]["turn"]
+                self.resync(table, answer)
             new_seq = answer["seq"]
+            if self.r45:
+                # The mover's own rack changes by its own moves only: its answer has it now.
+                mover = table.seats[answer["view"]["seat"]]
+                if new_seq >= mover.last_seq:
+                    self.learn_r45(table, mover, answer["view"], False)
             arrived: float | None = None
             if not table.caught_up(new_seq):
                 table.waiting_seq = new_seq
@@ -365,7 +445,7 @@ class Harness:
                     table.waiter = None
             if table.seq < new_seq:  # frames late: carry on from the answer
                 table.seq = new_seq
-                table.turn = answer["view"]["turn"]
+                self.resync(table, answer)
             if arrived is None:
                 arrived = max(s.last_time for s in table.seats)
             step.latencies.append(arrived - sent)
@@ -374,12 +454,14 @@ class Harness:
             step.last_done = time.perf_counter()
 
     async def submit(self, table: Table) -> tuple[dict[str, Any] | None, float]:
-        """Send a draw for the seat whose turn it is: (the answer, or None on a failure; when)."""
+        """Send the next move (a draw; in Rummy 45 a draw or a discard) for the seat whose turn
+        it is: (the answer, or None on a failure; when)."""
         if SUBMIT == "socket":
             return await self.submit_on_socket(table)
         step = self.step
         seat = table.seats[table.turn]
-        body = json.dumps({"expected_seq": table.seq, "key": uuid.uuid4().hex}).encode()
+        action, fields = self.next_move(table)
+        body = json.dumps({**fields, "expected_seq": table.seq, "key": uuid.uuid4().hex}).encode()
         headers = {
             "Cookie": seat.cookie(),
             "X-CSRFToken": seat.csrf,
@@ -390,7 +472,7 @@ class Harness:
         sent = time.perf_counter()
         try:
             status, _, data = await self.clients[table.port].request(
-                "POST", f"/api/games/{table.gid}/draw", headers, body
+                "POST", f"/api/games/{table.gid}/{action}", headers, body
             )
         except (OSError, asyncio.IncompleteReadError, HttpError) as error:
             step.errors[type(error).__name__] += 1
@@ -405,11 +487,12 @@ class Harness:
         return answer, sent
 
     async def submit_on_socket(self, table: Table) -> tuple[dict[str, Any] | None, float]:
-        """Send the draw as an "act" message on the mover's socket; its answer comes back there."""
+        """Send the move as an "act" message on the mover's socket; its answer comes back there."""
         step = self.step
         seat = table.seats[table.turn]
         key = uuid.uuid4().hex
-        message = {"type": "act", "action": "draw", "expected_seq": table.seq, "key": key}
+        action, fields = self.next_move(table)
+        message = {"type": "act", "action": action, **fields, "expected_seq": table.seq, "key": key}
         answered = asyncio.get_running_loop().create_future()
         self.answers[key] = answered
         step.sent += 1
@@ -641,10 +724,12 @@ async def run_load(
     target_p99_ms: float,
     warmup: tuple[float, float] = (20.0, 5.0),
     log: Any = print,
+    mode: str = "parlor",
 ) -> dict[str, Any]:
     """Connect every seat, warm up, run ``pace``; then go faster until a step fails the target
-    (p99, lost frames, errors), or, if ``pace`` failed, slower until one passes."""
-    harness = Harness(games, ports, pids)
+    (p99, lost frames, errors), or, if ``pace`` failed, slower until one passes. ``mode`` is the
+    games' (``r45``: Rummy 45 tables, played as the module docstring says)."""
+    harness = Harness(games, ports, pids, mode)
     try:
         connected = await harness.connect_all()
         connected["submit"] = SUBMIT

@@ -4,6 +4,7 @@
 database and has the seat to move draw, round robin over the games, for a fixed number of moves;
 prints JSON: the process CPU per move (the part of the live bench's server CPU that the move path
 costs, without the websocket frames), the wall time per move, and the database's round trips.
+Each move takes its connection from the pool, checked unless RUMMI_BENCH_MOVE_HEALTH_CHECKS=0.
 """
 
 from __future__ import annotations
@@ -29,7 +30,12 @@ def main() -> dict[str, Any]:
     django.setup()
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
-    from django.db import connection
+    from django.db import close_old_connections, connection
+
+    # The pool's connection check (rummi_site/postgresql/base.py), on unless this says 0;
+    # read when the pool is made, at the first query below.
+    checks = os.environ.get("RUMMI_BENCH_MOVE_HEALTH_CHECKS", "1") != "0"
+    connection.settings_dict["CONN_HEALTH_CHECKS"] = checks
 
     from games import services
     from games.engine.state import state_from_record
@@ -58,6 +64,9 @@ def main() -> dict[str, Any]:
         gid, viewers, seq = table
         turn = state_from_record(Game.objects.only("state").get(public_id=gid).state).turn
         body = {"expected_seq": seq, "key": secrets.token_hex(8)}
+        # The connection goes back to the pool between moves, as after each request and each
+        # socket move: the move takes one from the pool (and checks it) as theirs do.
+        close_old_connections()
         c0, w0 = time.process_time(), time.perf_counter()
         answer = services.act(gid, viewers[turn], "draw", body)
         spent = time.process_time() - c0, time.perf_counter() - w0
@@ -76,6 +85,7 @@ def main() -> dict[str, Any]:
         "variant": {
             "server_side_binding": options.get("server_side_binding", False),
             "prepare_threshold": options.get("prepare_threshold"),
+            "health_checks": checks,
         },
         "moves": moves,
         "cpu_ms_per_move": round(1000 * cpu / moves, 3),

@@ -31,10 +31,12 @@ def main() -> None:
     from django.utils import timezone
 
     from games.models import Game, GameResult, Mode, Seat, SeatKind, Status
-    from players.models import Pool, Rating, RatingChange, TrophyAward
+    from players.models import TrophyAward
     from players.trophies import TROPHIES
+    from ratings.models import Pool, Rating, RatingChange
 
     call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)  # the pages' hashed names
     users = get_user_model()
     me = users.objects.create_user("bench", password="x")
     rival = users.objects.create_user("rival", password="x")
@@ -43,8 +45,7 @@ def main() -> None:
     games = Game.objects.bulk_create(
         Game(
             mode=modes[n % 4],
-            rules={},
-            match={"kind": "target", "target": 200},
+            config={"rules": {}, "match": {"kind": "target", "target": 200}},
             players=2,
             status=Status.FINISHED,
             rated=True,
@@ -78,21 +79,23 @@ def main() -> None:
                     finished=game.finished,
                     place=place,
                     total=10 * place,
-                    rounds_won=1,
-                    rounds_won_out=1,
-                    rounds_won_blocked=0,
                     went_out=place == 1,
                     tiles_left=3,
                     resigned=False,
-                    melds_laid=5,
-                    tiles_played=14,
-                    jokers_played=1,
-                    jokers_held=1,
-                    openings=1,
-                    opening_points=31,
                     turns=12,
-                    biggest_turn=6,
                     average_turn_seconds=8.5,
+                    details={
+                        "rounds_won": 1,
+                        "rounds_won_out": 1,
+                        "rounds_won_blocked": 0,
+                        "melds_laid": 5,
+                        "tiles_played": 14,
+                        "jokers_played": 1,
+                        "jokers_held": 1,
+                        "openings": 1,
+                        "opening_points": 31,
+                        "biggest_turn": 6,
+                    },
                 )
             )
         changes.append(

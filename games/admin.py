@@ -99,12 +99,11 @@ class ResultInline(ReadOnly, admin.TabularInline):
         "user",
         "place",
         "total",
-        "rounds_won",
         "went_out",
         "tiles_left",
         "resigned",
-        "tiles_played",
         "turns",
+        "details",
     )
     readonly_fields = fields
     extra = 0
@@ -130,7 +129,7 @@ class GameAdmin(ReadOnly, admin.ModelAdmin):
         "created",
         "finished",
     )
-    list_filter = ("status", "mode")
+    list_filter = ("status", "family", "mode")
     search_fields = ("public_id", "seats__name", "seats__user__username")
     search_help_text = "A game id, or a player's display name or username."
     date_hierarchy = "created"
@@ -143,8 +142,8 @@ class GameAdmin(ReadOnly, admin.ModelAdmin):
         "players",
         "clock",
         "listed",
-        "rules",
-        "match",
+        "family",
+        "config",
         "seq",
         "turn_number",
         "deadline",

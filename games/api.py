@@ -11,10 +11,12 @@ from django.views.csrf import csrf_failure as django_failure
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from rummi_site import push
 from rummi_site.jsonapi import json_errors, read_body
 from rummi_site.limits import limited
+from rummi_site.retry import idempotent
 
-from . import live, services
+from . import services
 from .errors import Conflict, Forbidden, Invalid
 from .identity import become_guest, identity_of
 from .models import Game
@@ -91,11 +93,13 @@ def game_away(request: HttpRequest, gid: str) -> JsonResponse:
     return JsonResponse(services.settle_away_seat(gid, viewer, seat, str(body.get("choice"))))
 
 
+@idempotent  # a move's key makes a second run answer the first answer (rummi_site/retry.py)
 @require_POST
 @json_errors
 def game_action(request: HttpRequest, gid: str, action: str) -> JsonResponse:
     body = read_body(request)
-    return JsonResponse(services.act(gid, identity_of(request), action, body))
+    viewer = identity_of(request)
+    return JsonResponse(services.act(gid, viewer, action, body))
 
 
 @require_POST
@@ -104,8 +108,8 @@ def game_action(request: HttpRequest, gid: str, action: str) -> JsonResponse:
 def create(request: HttpRequest) -> JsonResponse:
     body = read_body(request)
     viewer = identity_of(request)
-    if not viewer.known or not request.user.is_authenticated:
-        viewer = become_guest(request, body.get("name") or viewer.name)
+    # A guest names themselves (the name rules apply); an account sits under its shown name.
+    viewer = become_guest(request, body.get("name") or viewer.name)
     game = services.create_game(viewer, body)
     return JsonResponse(
         {"gid": game.public_id, "url": game.get_absolute_url(), "invites": invites(game)},
@@ -118,9 +122,7 @@ def create(request: HttpRequest) -> JsonResponse:
 @limited("join")
 def join(request: HttpRequest, token: str) -> JsonResponse:
     body = read_body(request)
-    viewer = identity_of(request)
-    if not request.user.is_authenticated:
-        viewer = become_guest(request, body.get("name") or viewer.name)
+    viewer = become_guest(request, body.get("name") or identity_of(request).name)
     game = services.join_game(viewer, token)
     return JsonResponse({"gid": game.public_id, "url": game.get_absolute_url()})
 
@@ -148,22 +150,18 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> Any:
 @csrf_exempt
 @require_POST
 def relayed_frames(request: HttpRequest) -> HttpResponse:
-    """Frames from a Celery worker in embedded mode (games/live.py ``relay``), signed with the
-    run's fresh relay secret; sent on to this process's sockets. Off (404) without one."""
-    if not live.relay_on():
+    """Messages from a Celery worker in embedded mode (rummi_site/push.py ``relay``), signed
+    with the run's fresh relay secret; sent on to this process's sockets. Off (404) without
+    one."""
+    if not push.relay_on():
         return JsonResponse({"error": "relay_off", "message": "No frame relay here."}, status=404)
     given = request.headers.get("X-Rummi-Signature", "")
-    if not given or not hmac.compare_digest(given, live.signature(request.body)):
+    if not given or not hmac.compare_digest(given, push.signature(request.body)):
         return JsonResponse({"error": "bad_signature", "message": "Not signed."}, status=403)
     try:
-        body = json.loads(request.body)
-        gid, texts = body["gid"], body["frames"]
-        if not isinstance(gid, str) or not isinstance(texts, dict):
-            raise ValueError
-        if not all(isinstance(k, str) and isinstance(v, str) for k, v in texts.items()):
-            raise ValueError
-    except (ValueError, KeyError, TypeError):
-        refused = {"error": "bad_frames", "message": "Expected gid and frames."}
+        group, message = push.relayed(json.loads(request.body))
+    except ValueError:
+        refused = {"error": "bad_frames", "message": "Expected a group and its message."}
         return JsonResponse(refused, status=400)
-    live.send_relayed(gid, texts)
+    push.send_relayed(group, message)
     return HttpResponse(status=204)

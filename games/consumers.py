@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from rummi_site.jsonapi import read_json, status_of
+from rummi_site.retry import once_more_if_the_connection_died
 
 from .errors import DomainError
 from .identity import Identity, identity_of
@@ -158,7 +159,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         reply = {"type": "answer", "key": key if isinstance(key, str) else None}
         with frames_held() as frames:
             try:
-                answer = act(self.gid, self.viewer, str(message.get("action")), message)
+                answer = once_more_if_the_connection_died(
+                    lambda: act(self.gid, self.viewer, str(message.get("action")), message)
+                )
                 return {**reply, "status": 200, **answer}, frames
             except DomainError as error:
                 return {**reply, "status": status_of(error), **error.body}, frames

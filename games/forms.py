@@ -37,11 +37,13 @@ SEAT_CHOICES = [("human", "Invite a person")] + [
 
 
 def name_field() -> forms.CharField:
-    """A display name as the table shows it (services.clean_name folds its spaces)."""
+    """A display name as the table shows it (services.clean_name folds its spaces; the name
+    rules of games/names.py refuse what it may not hold)."""
     return forms.CharField(
         label="Your name",
         max_length=NAME_MAX,
         required=False,  # a signed-in player plays under their username, a guest may have one
+        strip=False,  # the name rules see every character typed (games/names.py)
         widget=forms.TextInput(
             attrs={"maxlength": NAME_MAX, "placeholder": "Name shown at the table"}
         ),
@@ -91,6 +93,14 @@ class NewGameForm(forms.Form):
         required=False,
     )
     listed = forms.BooleanField(label="List in the lobby", required=False, initial=True)
+    # Signed in: a table of bots only, to watch (services.watch_bots).
+    watch = forms.ChoiceField(
+        label="Who plays",
+        choices=[("", "I play, in seat 1")]
+        + [(s, f"Only {s.title()} bots: I watch") for s in BOT_STRENGTHS],
+        required=False,
+        widget=forms.Select(attrs={"id": "watch"}),
+    )
     rated = forms.BooleanField(
         label="Rated (signed-in players only; no hints)", required=False, initial=False
     )
@@ -130,6 +140,14 @@ class NewGameForm(forms.Form):
         default there."""
         data = self.cleaned_data
         players = data["players"]
+        if data.get("watch"):
+            # Every seat a bot: no invitations, no rating, not listed.
+            watched: dict[str, Any] = {"mode": data["mode"], "players": players}
+            watched["watch"] = data["watch"]
+            for name in GUIDES[data["mode"]].options:
+                if name not in ("players", "days") and data[name] not in (None, ""):
+                    watched[name] = data[name]
+            return watched
         options: dict[str, Any] = {
             "mode": data["mode"],
             "players": players,

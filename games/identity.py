@@ -17,6 +17,7 @@ from typing import Any
 from django.db.models import Q
 
 from .errors import Invalid
+from .names import check_name, shown_name
 
 # The session keys of a guest's identity: their key, and the display name they chose.
 GUEST_KEY = "guest_key"
@@ -85,11 +86,24 @@ def guest_key(session: Any) -> str:
     return str(key)
 
 
+def seated_identity(request: Any) -> Identity:
+    """Who takes a seat (creating, joining, seeking): a signed-in user under the name every page
+    shows for them, their display name or else their username (docs/fair-play.md "Names")."""
+    viewer = identity_of(request)
+    if request.user.is_authenticated:
+        return Identity(user_id=viewer.user_id, name=shown_name(request.user))
+    return viewer
+
+
 def become_guest(request: Any, name: object) -> Identity:
     """Give an anonymous visitor a guest identity with a display name (kept in the session);
-    a signed-in user stays who they are."""
+    a signed-in user stays who they are (:func:`seated_identity`). The name follows the name
+    rules (games/names.py): one that hides characters, is reserved or looks like an account's
+    is refused, not cleaned."""
     if request.user.is_authenticated:
-        return identity_of(request)
+        return seated_identity(request)
+    if str(name or "").strip():
+        check_name(str(name))
     request.session[GUEST_NAME] = clean_name(name)
     guest_key(request.session)
     return identity_of(request)

@@ -24,7 +24,7 @@ class Mode(models.TextChoices):
     SANDBOX = "sandbox", "Sandbox"
     RUSH = "rush", "Rummy Rush"
     LAN = "lan", "LAN rules"
-    R45 = "r45", "Rummy 45"  # the second game family (docs/rules-45.md, games/r45_services.py)
+    R45 = "r45", "Rummy 45"  # the Rummy 45 family's one mode (games/engine/r45/family.py)
 
 
 class Status(models.TextChoices):
@@ -35,9 +35,14 @@ class Status(models.TextChoices):
 
 class Game(models.Model):
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id)
+    # The game family (games.engine.families) and its mode, the variant within it.
+    family = models.CharField(max_length=16, default="rummikub")
     mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.PARLOR)
-    rules = models.JSONField(help_text="the engine's Rules.to_dict()")
-    match = models.JSONField(help_text="the engine's MatchFormat.to_dict()")
+    config = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="the family's own setup (Rummikub: its rules and match format)",
+    )
     players = models.PositiveSmallIntegerField()
     clock_seconds = models.PositiveIntegerField(null=True, blank=True)
     correspondence_days = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -63,6 +68,11 @@ class Game(models.Model):
         help_text="what the game is played for, in words, set by its maker (a tournament "
         "table: 'Winter cup, round 2'); shown on its page and in the turn digest",
     )
+    occasion_url = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="where the game's end leads back to (its tournament's page), set by its maker",
+    )
     commitment = models.CharField(max_length=64, blank=True)
     state = models.JSONField(null=True, blank=True, help_text="cached engine state")
     seq = models.PositiveIntegerField(default=0, help_text="seq of the last event applied")
@@ -72,6 +82,13 @@ class Game(models.Model):
     )
     turn_number = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True)
+    # Kept by the event writer (games/services/record.py) from the family's Turn, so that beat's
+    # sweeps find due games in one query whatever their number, reading no state: the seats
+    # that may act now (bit n: seat n), the seat a stand-in may play a turn for, and when the
+    # last event was written.
+    acting = models.PositiveSmallIntegerField(default=0, help_text="bit n set: seat n may act")
+    stand_in_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    moved = models.DateTimeField(null=True, blank=True, help_text="when the last event was written")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
@@ -122,11 +139,11 @@ class Game(models.Model):
 
 
 # The websocket route: games/routing.py routes it, pages and emails never write it out.
-SOCKET_ROUTE = "ws/games/<str:gid>/"
+SOCKET_ROUTE = "ws/games/<segment:gid>/"
 
 
 def socket_path(gid: str) -> str:
-    return "/" + SOCKET_ROUTE.replace("<str:gid>", gid)
+    return "/" + SOCKET_ROUTE.replace("<segment:gid>", gid)
 
 
 class SeatKind(models.TextChoices):
@@ -148,6 +165,12 @@ class Seat(models.Model):
     joined = models.DateTimeField(null=True, blank=True)
     last_seen = models.DateTimeField(
         null=True, blank=True, help_text="the seat's socket last heard from (stand-in games)"
+    )
+    first_seen = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="the seat's socket first heard from (stand-in games): a seat not seen in the "
+        "game's first minute is absent (docs/fair-play.md)",
     )
 
     class Meta:
@@ -265,8 +288,10 @@ class Notice(models.Model):
 class GameResult(models.Model):
     """How one seat finished a game (docs/design.md "Results"): written with the final event.
 
-    Profiles, ratings and standings read these rows, never the cached JSON state. Field
-    meanings are those of :class:`games.engine.results.SeatResult`.
+    Profiles, ratings and standings read these rows, never the cached JSON state. The columns
+    are the fields every family counts (``games.engine.family.RESULT_FIELDS``); ``details``
+    holds the family's own counts, the keys its ``result_details`` declares (Rummikub's are
+    those of :data:`games.engine.results.DETAILS`).
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
@@ -284,21 +309,27 @@ class GameResult(models.Model):
     finished = models.DateTimeField(help_text="when the game ended")
     place = models.PositiveSmallIntegerField(help_text="1 is first; equal seats share a place")
     total = models.IntegerField(help_text="the match total")
-    rounds_won = models.PositiveSmallIntegerField()
-    rounds_won_out = models.PositiveSmallIntegerField()
-    rounds_won_blocked = models.PositiveSmallIntegerField()
     went_out = models.BooleanField(help_text="ended the last round by laying the last tile")
     tiles_left = models.PositiveSmallIntegerField()
     resigned = models.BooleanField()
-    melds_laid = models.PositiveIntegerField()
-    tiles_played = models.PositiveIntegerField()
-    jokers_played = models.PositiveSmallIntegerField()
-    jokers_held = models.PositiveSmallIntegerField()
-    openings = models.PositiveSmallIntegerField()
-    opening_points = models.PositiveIntegerField()
     turns = models.PositiveIntegerField()
-    biggest_turn = models.PositiveSmallIntegerField(help_text="most tiles laid in one turn")
     average_turn_seconds = models.FloatField(null=True, blank=True)
+    # Fair play (docs/fair-play.md), common to every family, from the log and the StandIn rows
+    # (games/services/fairness.py): none of these seats' games is rated or earns a trophy.
+    absent = models.BooleanField(
+        default=False, help_text="a person never seen in the game's first minute: scored last"
+    )
+    stand_in_turns = models.PositiveIntegerField(
+        default=0, help_text="turns a stand-in bot played for this seat"
+    )
+    aborted = models.BooleanField(
+        default=False,
+        help_text="the game was aborted: a person resigned or timed out before any real move "
+        "of their own (the same on every row of the game)",
+    )
+    details = models.JSONField(
+        default=dict, blank=True, help_text="the family's own counts (its result_details)"
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_result_per_seat")]
@@ -310,7 +341,25 @@ class GameResult(models.Model):
 
     @property
     def won(self) -> bool:
-        return self.place == 1
+        return self.place == 1 and not self.aborted and not self.absent
+
+    @property
+    def counted(self) -> bool:
+        """Whether the game counts for this seat: in win counts, ratings and trophies."""
+        return not self.aborted and not self.absent
+
+    @property
+    def fair_play(self) -> str:
+        """What the scorecard, the lists and the profile say of how this seat was played:
+        "aborted", "absent", "played by a stand-in for N turns", or nothing."""
+        if self.absent:
+            return "absent"
+        if self.aborted:
+            return "aborted"
+        if self.stand_in_turns:
+            n = self.stand_in_turns
+            return f"played by a stand-in for {n} turn{'s' if n != 1 else ''}"
+        return ""
 
 
 class NoticeSettings(models.Model):

@@ -9,6 +9,7 @@ their preferences page or through the link in every email.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core import signing
@@ -24,17 +25,33 @@ WARN_AT = 0.8
 UNSUBSCRIBE_SALT = "rummi.notices.unsubscribe"
 
 
-def queue_turn_notice(gid: str, seat_index: int, turn_number: int) -> None:
-    """When correspondence turn ``turn_number`` starts for ``seat_index`` (``turn_started``)."""
+def queue_turn_notice(
+    gid: str, seat_index: int, turn_number: int
+) -> tuple[int, dict[str, Any]] | None:
+    """When correspondence turn ``turn_number`` starts for ``seat_index`` (``turn_started``):
+    queue the digest's notice; the player and the notice for their open pages when it is new
+    (games/receivers.py sends it on the player's socket, rummi_site/me.py)."""
     game = Game.objects.filter(public_id=gid, turn_number=turn_number).first()
     if game is None or not game.is_correspondence:
-        return
+        return None
     seat = game.seats.filter(index=seat_index, kind=SeatKind.HUMAN, user__isnull=False).first()
-    if seat is None:
-        return
-    Notice.objects.get_or_create(
+    if seat is None or seat.user_id is None:
+        return None
+    _, new = Notice.objects.get_or_create(
         user_id=seat.user_id, game=game, kind=NoticeKind.YOUR_TURN, turn_number=turn_number
     )
+    if not new:
+        return None
+    # Every page the player has open says so at once; the email digest follows at its pace.
+    others = [s.name for s in game.seats.all() if s.index != seat_index]
+    notice = {
+        "kind": "turn",
+        "game": gid,
+        "url": game.get_absolute_url(),
+        "against": others,
+        "turn": turn_number,
+    }
+    return seat.user_id, notice
 
 
 def turn_emails_on(user_id: int) -> bool:

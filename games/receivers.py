@@ -5,6 +5,7 @@
 * a turn starts: a bot's move is queued, a live clock that runs out before the next sweep is
   queued, a correspondence turn queues a "your turn" notice;
 * a game finishes: its post-game review is queued;
+* a rematch offer lapses: the pages open on its waiting game are told;
 * a guest signs in: their seats become the user's, then ``guest_adopted`` lets other apps
   move the rest (puzzles: attempts and rating), in that order.
 
@@ -24,9 +25,12 @@ from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.utils import timezone
 
+from rummi_site import push
+
 from . import live, notices, services, signals, tasks
 from .identity import GUEST_KEY
 from .models import Game
+from .names import shown_name
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +49,16 @@ def _logged(func: Callable[..., None]) -> Callable[..., None]:
 @receiver(signals.events_committed, sender=Game, dispatch_uid="games.frames")
 @_logged
 def send_frames(
-    sender: Any, gid: str, seq: int, state: Any, events: Any, extra: Any, **kwargs: Any
+    sender: Any,
+    gid: str,
+    seq: int,
+    state: Any,
+    events: Any,
+    extra: Any,
+    family: str = "rummikub",
+    **kwargs: Any,
 ) -> None:
-    live.broadcast(gid, seq, state, events, extra)
+    live.broadcast(gid, seq, state, events, extra, family)
 
 
 @receiver(signals.turn_started, sender=Game, dispatch_uid="games.turn_work")
@@ -71,13 +82,21 @@ def queue_turn_work(
         if deadline - timezone.now() <= tasks.CLOCK_LOOKAHEAD:
             tasks.schedule_timeout(gid, turn_number, deadline)
     elif correspondence:
-        notices.queue_turn_notice(gid, seat, turn_number)
+        called = notices.queue_turn_notice(gid, seat, turn_number)
+        if called is not None:
+            push.notify(*called)  # the player's open pages (rummi_site/me.py)
 
 
 @receiver(signals.game_finished, sender=Game, dispatch_uid="games.review")
 @_logged
 def queue_review(sender: Any, gid: str, **kwargs: Any) -> None:
     tasks.queue_review(gid)
+
+
+@receiver(signals.rematch_lapsed, sender=Game, dispatch_uid="games.rematch_lapsed")
+@_logged
+def tell_rematch_lapsed(sender: Any, gid: str, rematch_of: str, **kwargs: Any) -> None:
+    live.rematch_lapsed(gid, rematch_of)
 
 
 @receiver(user_logged_in, dispatch_uid="games.adopt_guest")
@@ -87,6 +106,6 @@ def adopt_guest(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     key = session.get(GUEST_KEY) if session is not None else None
     if not key:
         return
-    services.adopt_guest_seats(key, user.pk, user.get_username())
+    services.adopt_guest_seats(key, user.pk, shown_name(user))
     signals.guest_adopted.send(Game, guest_key=key, user=user)
     session.pop(GUEST_KEY, None)

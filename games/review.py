@@ -6,6 +6,7 @@ from typing import Any
 
 from games.engine.errors import SolverBusy
 from games.engine.events import Passed, TileDrawn, TilesPlayed, TurnTimedOut, event_from_dict
+from games.engine.families import family_named
 from games.engine.solver import solve_ids
 from games.engine.state import GameState, evolve, replay
 
@@ -26,8 +27,8 @@ def busy() -> Unavailable:
 def hints_allowed(game: Game) -> bool:
     """Hints help in Sandbox and in practice against bots only, never against people, and
     never in a rated game (docs/design.md "Ratings")."""
-    if game.rated:
-        return False
+    if game.rated or not family_named(game.family).reviewed:
+        return False  # rated, or a family without the solver's hints and reviews
     if game.mode == Mode.SANDBOX:
         return True
     humans = [s for s in game.seats.all() if s.kind == SeatKind.HUMAN]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
+from rummi_site import converters  # noqa: F401  (registers <segment:...>)
+
 from .consumers import GameConsumer
 from .models import SOCKET_ROUTE
 

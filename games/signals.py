@@ -16,15 +16,20 @@ Every signal's sender is :class:`games.models.Game`; the arguments are keywords:
 * ``round_ended``: ``gid``, ``round``, ``reason``, ``winners``, ``scores``.
 * ``game_finished``: ``gid``, ``results``: the game's :class:`games.models.GameResult` rows,
   one per seat, written in the transaction of the final event.
+* ``rematch_lapsed``: ``gid``, ``rematch_of`` (the finished game's gid): a rematch offer
+  was not accepted in time and its waiting game was deleted (services.expire_rematches).
 * ``guest_adopted``: ``guest_key``, ``user``: a guest signed in and their seats are now the
   user's; apps move the guest's other rows on this (puzzles: attempts and rating).
 * ``tournament_finished``: ``tournament_id``, ``name``, ``places`` (``[(user_id, rank), ...]``
-  for the signed-in entrants): sent by the tournaments app when one ends, so that other apps
-  (trophies) hear of it without importing it.
+  for the signed-in entrants): sent by the tournaments app when one ends (players awards the
+  tournament trophies on it).
 * ``puzzle_solved``: ``user_id``, ``attempt_id``: a signed-in player solved a puzzle (its
   attempt is closed and rated). The puzzles app sends it, with the puzzles ``Attempt`` model as
-  sender; it lives here because apps import no other app, and this module is what every app
-  may import (players awards the puzzle trophies on it).
+  sender (players awards the puzzle trophies on it).
+
+This module is the one place for the signals that cross apps
+(docs/design.md "Layers and the import rule"): games is the lowest app layer, so every app may
+import it, whichever sends.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ game_started = Signal()
 turn_started = Signal()
 round_ended = Signal()
 game_finished = Signal()
+rematch_lapsed = Signal()
 guest_adopted = Signal()
 tournament_finished = Signal()
 puzzle_solved = Signal()

@@ -163,3 +163,13 @@ def queue_review(gid: str) -> bool:
 def sweep_reviews() -> int:
     """Queue again the reviews that were asked for long ago and never made (beat)."""
     return sum(queue_review(gid) for gid in services.lost_reviews())
+
+
+@shared_task(ignore_result=True, soft_time_limit=30, time_limit=60)
+def expire_rematches() -> int:
+    """Delete the rematch offers not accepted in time, and any left from before offers lapsed
+    (beat, every minute); the number deleted."""
+    lapsed = services.expire_rematches()
+    if lapsed:
+        log.info("rematch offers lapsed: %s", ", ".join(lapsed))
+    return len(lapsed)

@@ -9,23 +9,22 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import select_template
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from games.engine.audit import audit_record
-from games.engine.rules import Rules
 from rummi_site.jsonapi import status_of
 from rummi_site.limits import limited
 
-from . import r45_services, services
+from . import services
 from .api import invites
 from .errors import DomainError
 from .forms import JoinForm, NewGameForm, RematchForm
 from .identity import GUEST_NAME, become_guest, identity_of
 from .models import Game, Seat, Status
 from .modes import guides
-from .replay import replay_steps
 from .review import hints_allowed
+from .services.teaching import BY_SLUG, LESSONS, teaching_steps
 
 
 def _my_games(request: HttpRequest) -> list[dict[str, Any]]:
@@ -41,11 +40,8 @@ def _my_games(request: HttpRequest) -> list[dict[str, Any]]:
     seats = seats.select_related("game").prefetch_related("game__seats__user")
     for seat in seats.order_by("-game__created")[:50]:
         game = seat.game
-        state = services.load_state(game)
-        my_turn = bool(state and not state.finished and state.turn == seat.index)
-        if r45_services.is_r45(game):
-            my_turn = game.status == Status.PLAYING and r45_services.my_turn(game, seat.index)
-        rows.append({"game": game, "seat": seat, "my_turn": my_turn, "state": state})
+        my_turn = services.my_turn(game, seat.index)
+        rows.append({"game": game, "seat": seat, "my_turn": my_turn})
     rows.sort(key=lambda r: (not r["my_turn"], r["game"].status == Status.FINISHED))
     return rows
 
@@ -80,7 +76,30 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def how_to_play(request: HttpRequest) -> HttpResponse:
     """The rules in a player's words (docs/rules.md) and every mode's (modes.GUIDES)."""
-    return render(request, "how_to_play.html", {"guides": guides()})
+    return render(request, "how_to_play.html", {"guides": guides(), "lessons": LESSONS})
+
+
+def teaching_replay(request: HttpRequest, rule: str) -> HttpResponse:
+    """A Rummy 45 rule in use (docs/rules-45.md "Teaching replays"): the few steps of a shipped
+    bot game around the moment, opened just before it, in the replay page's viewer."""
+    lesson = BY_SLUG.get(rule)
+    if lesson is None:
+        known = ", ".join(f"{each.slug} ({each.title.lower()})" for each in LESSONS)
+        error = {"message": f"There is no teaching replay called {rule!r}. There are: {known}."}
+        return render(request, "games/error.html", {"error": error}, status=404)
+    steps, moment = teaching_steps(lesson)
+    index = LESSONS.index(lesson)
+    context = {
+        "lesson": lesson,
+        "steps": steps,
+        "moment": moment,
+        "moment_seq": steps[moment]["seq"],
+        "players": zip(lesson.names, lesson.strengths, strict=True),
+        "next": LESSONS[(index + 1) % len(LESSONS)],
+        "number": index + 1,
+        "count": len(LESSONS),
+    }
+    return render(request, "games/teach.html", context)
 
 
 @require_http_methods(["POST"])
@@ -134,7 +153,14 @@ def rematch(request: HttpRequest, gid: str) -> HttpResponse:
 
 
 def game_page(request: HttpRequest, gid: str) -> HttpResponse:
-    game = get_object_or_404(Game, public_id=gid)
+    game = Game.objects.filter(public_id=gid).first()
+    if game is None:
+        # A rematch offer that lapsed unaccepted says so, with the way back to its game.
+        back = services.lapsed_rematch(gid)
+        if back is None:
+            raise Http404("No such game.")
+        context = {"back": back, "open_for": open_for_words(back)}
+        return render(request, "games/lapsed.html", context, status=410)
     viewer = identity_of(request)
     summary = services.game_summary(game, viewer)
     if game.status == Status.WAITING:
@@ -145,17 +171,19 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
         if game.rematch_of is not None:
             context["rematch_of"] = game.rematch_of
             context["rematch"] = services.rematch_state(game.rematch_of, viewer)
+            context["rematch_expires"] = services.rematch_expires(game)
+            context["rematch_open_for"] = open_for_words(game)
         return render(request, "games/waiting.html", context)
-    if r45_services.is_r45(game):
-        return _r45_page(request, game, summary)
-    rules = Rules.from_dict(game.rules)
+    # One template and one page module per family (templates/games/<family>.html), over the
+    # shared board kit; only the asking seat's own tiles are in its bootstrap, as in the API.
     bootstrap = {
         **summary,
         "seat": summary["me"],
-        "tile_codes": [str(t) for t in rules.tile_set.tiles],
+        "tile_codes": services.tile_codes(game),
         "api": game.api_url,
         "ws": game.socket_path,
         "home": reverse("home"),
+        "back": services.way_back(game),
         "csrf": get_token(request),
         "hints": hints_allowed(game),
         "away": services.away_seats(game),
@@ -163,23 +191,17 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
         # (bots, timeouts) reach no socket, so with it the board also polls.
         "poll_ms": 2000 if "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"] else None,
     }
-    return render(request, "games/game.html", {"game": game, "bootstrap": bootstrap})
+    page = select_template([f"games/{game.family}.html", "games/family.html"])
+    return HttpResponse(page.render({"game": game, "bootstrap": bootstrap}, request))
 
 
-def _r45_page(request: HttpRequest, game: Game, summary: dict[str, Any]) -> HttpResponse:
-    """A Rummy 45 board (templates/games/r45.html, static/games/r45.js): only the asking
-    seat's own tiles are in its bootstrap, as in the API."""
-    bootstrap = {
-        **summary,
-        "seat": summary["me"],
-        "tile_codes": r45_services.tile_codes(),
-        "api": game.api_url,
-        "ws": game.socket_path,
-        "home": reverse("home"),
-        "csrf": get_token(request),
-        "poll_ms": 2000 if "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"] else None,
-    }
-    return render(request, "games/r45.html", {"game": game, "bootstrap": bootstrap})
+def open_for_words(game: Game) -> str:
+    """How long a rematch offer of ``game`` stays open, in words ("10 minutes", "3 days")."""
+    minutes = int(services.rematch_open_for(game).total_seconds() // 60)
+    if minutes % (24 * 60) == 0:
+        days = minutes // (24 * 60)
+        return f"{days} day{'s' if days != 1 else ''}"
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 SEALED = (
@@ -199,7 +221,7 @@ def replay_page(request: HttpRequest, gid: str) -> HttpResponse:
         raise Http404("The game has not started.")
     if game.sealed:
         return render(request, "games/sealed.html", {"game": game, "why": SEALED}, status=403)
-    steps = r45_services.replay_steps(game) if r45_services.is_r45(game) else replay_steps(game)
+    steps = services.replay_steps(game)
     # The review is made by a task when the game ends (and asked for again by a beat sweep if
     # it was lost); a GET only shows it, and says so while it is being made.
     if game.review is not None:
@@ -217,7 +239,22 @@ def replay_page(request: HttpRequest, gid: str) -> HttpResponse:
     # its profile; a guest's, a bot's and a deleted player's do not (Seat.as_dict's username).
     seats = list(game.seats.select_related("user"))
     usernames = [s.as_dict()["username"] for s in seats]
-    context = {"game": game, "steps": steps, "seats": seats, "usernames": usernames}
+    # How each seat was played, and the steps a stand-in played (docs/fair-play.md).
+    results = list(game.results.all())
+    fair = {r.seat: r.fair_play for r in results if r.fair_play != "aborted"}
+    players = [(s, fair.get(s.index, "")) for s in seats]
+    stood = {seq for seqs in services.stand_in_seqs(game).values() for seq in seqs}
+    for step in steps:
+        if step["seq"] in stood:
+            step["text"] += " (stand-in)"
+    context = {
+        "game": game,
+        "steps": steps,
+        "seats": seats,
+        "players": players,
+        "aborted": any(r.aborted for r in results),
+        "usernames": usernames,
+    }
     return render(request, "games/replay.html", context)
 
 
@@ -249,10 +286,5 @@ def verify(request: HttpRequest, gid: str) -> HttpResponse:
     game = get_object_or_404(Game, public_id=gid)
     if game.sealed:
         return render(request, "games/sealed.html", {"game": game, "why": SEALED}, status=403)
-    check = None
-    if r45_services.is_r45(game):
-        check = r45_services.seed_check(game)
-    elif game.status == Status.FINISHED:
-        events = [e.payload for e in game.events.order_by("seq")]
-        _, check = audit_record({"events": events, "seed": game.seed})
+    check = services.seed_check(game)
     return render(request, "games/verify.html", {"game": game, "check": check})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_http_methods
 
-from games.identity import identity_of
+from games.identity import identity_of, seated_identity
 from rummi_site.jsonapi import json_errors, read_body
 from rummi_site.limits import limited
 
@@ -20,7 +20,8 @@ def seek(request: HttpRequest) -> JsonResponse:
     seek (replacing an open seek); DELETE: stop seeking. Signed-in players only."""
     viewer = identity_of(request)
     if request.method == "POST":
-        return JsonResponse(services.seek(viewer, read_body(request)))
+        # Seated under the name every page shows (docs/fair-play.md "Names").
+        return JsonResponse(services.seek(seated_identity(request), read_body(request)))
     if request.method == "DELETE":
         return JsonResponse(services.cancel(viewer))
     return JsonResponse(services.status(viewer))

@@ -22,16 +22,19 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
 
 from games import services as games
+from games.engine.families import modes
 from games.errors import Conflict, Forbidden, Invalid
 from games.identity import Identity
-from games.models import Game, Mode, Status
-from games.modes import BOT_STRENGTHS, players_allowed, setup_from
+from games.models import Game, Status
+from games.modes import BOT_STRENGTHS, mode_info, players_allowed, setup_from
+from games.names import shown_name
+from ratings import services as ratings
 
 from .models import Seek, SeekStatus
 
@@ -43,40 +46,17 @@ WINDOW_EVERY = 10
 WINDOW_MAX = 600
 # The waits a seeker may choose before bots fill the table (seconds); None: never.
 BOT_WAITS = (30, 60, 120, 300)
-# The shown number of a rating never played (1000 + 40 * (mu - 3 sigma) at openskill's start,
-# docs/design.md "Ratings"), for a player new to the pool.
-FRESH_RATING = 1000
 # LAN rules have no clock unless one is set; a rated live game always has one.
 LIVE_CLOCK = 60
-# Sandbox is never rated. Rummy 45 is seekable: its seat counts are players_allowed's (2-4),
-# its game is made and dealt by the same create_seated_game (games/r45_services.py deals it).
-SEEKABLE = tuple(m for m in Mode.values if m != Mode.SANDBOX)
+# Every mode of every family that plays rated games (Sandbox never does); a seek's game is made
+# and dealt by games' create_seated_game, whatever its family.
+SEEKABLE = tuple(name for name, info in modes().items() if info.rated)
 
 
 def window(waited: float) -> int:
     """How far (in shown rating points) a seek that has waited ``waited`` seconds reaches."""
     steps = int(max(0.0, waited) // WINDOW_EVERY)
     return min(WINDOW_START + WINDOW_STEP * steps, WINDOW_MAX)
-
-
-def pool_for(mode: str, players: int) -> str:
-    """The rating pool a live game of ``mode`` for ``players`` counts in, as players/ratings.py
-    ``pool_of`` names them (read by name: apps do not import each other)."""
-    if mode == Mode.R45:
-        return "r45"  # every rated Rummy 45 game, whatever its player count
-    if mode == Mode.RUSH:
-        return "rush"
-    return "live2" if players == 2 else "live36"
-
-
-def rating_of(user_id: int, pool: str) -> int:
-    """The player's shown rating in ``pool`` where the players app keeps ratings."""
-    if not apps.is_installed("players"):
-        return FRESH_RATING
-    rating = apps.get_model("players", "Rating")
-    found = rating.objects.filter(user_id=user_id, pool=pool).values_list("shown", flat=True)
-    shown = found.first()
-    return FRESH_RATING if shown is None else int(shown)
 
 
 # Seeking
@@ -102,7 +82,7 @@ def read_seek(options: dict[str, Any]) -> dict[str, Any]:
     allowed = players_allowed(str(mode))
     if not _whole(players) or players not in allowed:
         counts = ", ".join(map(str, allowed))
-        raise Invalid("bad_seek", f"{Mode(mode).label} is played by {counts} players.")
+        raise Invalid("bad_seek", f"{mode_info(str(mode)).label} is played by {counts} players.")
     bots_after = options.get("bots_after")
     if bots_after is not None and (not _whole(bots_after) or bots_after not in BOT_WAITS):
         waits = ", ".join(map(str, BOT_WAITS))
@@ -124,8 +104,13 @@ def seek(viewer: Identity, options: dict[str, Any], now: datetime | None = None)
     """Open the player's seek (replacing an open one), match at once, and answer its state."""
     user_id = _signed_in(viewer)
     plan = read_seek(options)
+    # A seek's game is live: not while another live game is being played.
+    games.refuse_a_second_live_game(viewer)
     now = now or timezone.now()
-    pool = pool_for(plan["mode"], plan["players"])
+    # The pool the game will be rated in, and the seeker's rating there (the ratings app's).
+    pool = ratings.pool_for(plan["mode"], plan["players"])
+    if pool is None:  # read_seek lets no mode through that is never rated
+        raise Invalid("bad_seek", "Sandbox games are never rated.")
     try:
         with transaction.atomic():
             Seek.objects.filter(user_id=user_id, status=SeekStatus.OPEN).update(
@@ -135,7 +120,7 @@ def seek(viewer: Identity, options: dict[str, Any], now: datetime | None = None)
                 user_id=user_id,
                 name=viewer.name,
                 pool=pool,
-                rating=rating_of(user_id, pool),
+                rating=ratings.rating_of(user_id, pool),
                 created=now,
                 **plan,
             )
@@ -162,7 +147,7 @@ def seeking() -> list[dict[str, Any]]:
         .annotate(count=Count("pk"))
         .order_by("mode", "players")
     )
-    return [{**row, "label": Mode(row["mode"]).label} for row in rows]
+    return [{**row, "label": mode_info(row["mode"]).label} for row in rows]
 
 
 def status(viewer: Identity, now: datetime | None = None) -> dict[str, Any]:
@@ -196,8 +181,36 @@ def status(viewer: Identity, now: datetime | None = None) -> dict[str, Any]:
         answer.update(waiting=same.count(), window=window(waited), waited=int(max(0, waited)))
     if latest is not None and latest.status == SeekStatus.MATCHED and latest.game:
         answer["game"] = latest.game.get_absolute_url()
+        answer["rated"] = latest.game.rated
     answer["seeking"] = seeking()
+    # As the game would be decided: now, whatever time the seek's matching was asked for.
+    answer["unrated_with"] = unrated_with(user_id)
     return answer
+
+
+def unrated_with(user_id: int, now: datetime | None = None) -> list[dict[str, Any]]:
+    """The players a seek would meet only unrated, before it is made: per pool, each account
+    the seeker has played the limit of rated games with in the last 24 hours (ratings'
+    ``limited_partners``; docs/fair-play.md "Rated games between the same players"), with the
+    sentence the seek panel shows and when their games together are rated again."""
+    limited = ratings.limited_partners(user_id, now)
+    others = {p.second for pairs in limited.values() for p in pairs}
+    names = {u.pk: shown_name(u) for u in get_user_model().objects.filter(pk__in=others)}
+    return [
+        {
+            "pool": pool,
+            "name": names.get(pair.second, "?"),
+            "games": pair.games,
+            "rated_again": pair.rated_again.isoformat(),
+            "notice": (
+                f"Unrated: you have played {names.get(pair.second, '?')} "
+                f"{ratings.times(pair.games)} in 24 h in this pool, so a game with them "
+                "here is unrated."
+            ),
+        }
+        for pool, pairs in sorted(limited.items())
+        for pair in pairs
+    ]
 
 
 # Matching
@@ -281,10 +294,11 @@ def _seat(table: list[Seek], now: datetime) -> Game | None:
     ]
     try:
         with transaction.atomic():
-            # PostgreSQL: lock the rows in one order, passing over any another worker holds.
-            held = Seek.objects.select_for_update(skip_locked=True).filter(
-                pk__in=ids, status=SeekStatus.OPEN
-            )
+            # PostgreSQL: lock the rows in one order, waiting for a worker that holds any (a
+            # short transaction). The first to lock them all seats them; the next finds them
+            # matched once it gets them. Passing over held rows (SKIP LOCKED) let two workers
+            # each take a part, and both gave up: nobody seated until the next sweep.
+            held = Seek.objects.select_for_update().filter(pk__in=ids, status=SeekStatus.OPEN)
             if len(list(held.order_by("pk"))) != len(ids):
                 raise _Taken
             claimed = Seek.objects.filter(pk__in=ids, status=SeekStatus.OPEN).update(

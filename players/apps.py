@@ -14,4 +14,4 @@ class PlayersConfig(AppConfig):
     name = "players"
 
     def ready(self) -> None:
-        from . import receivers  # noqa: F401  (connects the receivers)
+        from . import names, receivers  # noqa: F401  (connects the receivers, the name source)

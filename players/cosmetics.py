@@ -123,6 +123,24 @@ def clean(raw: object, user_id: int, drop_locked: bool = False) -> dict[str, Any
     return made
 
 
+def drop_locked(user_ids: set[int]) -> int:
+    """A felt or tile back in use that is locked again (its trophy taken back,
+    docs/fair-play.md) goes back to everyone's; how many boards changed."""
+    changed = 0
+    for profile in PlayerProfile.objects.filter(user_id__in=user_ids):
+        held = held_trophies(profile.user_id)
+        board = dict(profile.board or {})
+        for name, items in (("felt", FELTS), ("back", BACKS)):
+            item = items.get(board.get(name, ""))
+            if item is not None and item.trophy is not None and item.trophy not in held:
+                board.pop(name)
+        if board != (profile.board or {}):
+            profile.board = board
+            profile.save(update_fields=["board"])
+            changed += 1
+    return changed
+
+
 def save(profile: PlayerProfile, raw: object, adopt: bool = False) -> dict[str, Any]:
     """Save settings on the account. ``adopt``: a guest's browser settings, sent on the first
     page signed in; they apply only if the account has saved none yet."""

@@ -1,5 +1,9 @@
 """Trophy toasts: a signed-in player's trophies not yet announced become a message on the
-next page they open (base.html shows messages), then are marked seen."""
+next page they open (base.html shows messages), then are marked seen.
+
+Only a page (a GET asking for HTML) looks: an API call or a socket's request does not read the
+session here, outside its view, where a dead database connection would be a 500 the view's own
+retry cannot reach (rummi_site/retry.py); the page's look is itself tried once more."""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
+
+from rummi_site.retry import once_more_if_the_connection_died
 
 from .models import TrophyAward
 from .trophies import TROPHIES
@@ -17,16 +23,23 @@ class TrophyToastMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        user = getattr(request, "user", None)
         wants_page = request.method == "GET" and "text/html" in request.headers.get("Accept", "")
-        if user is not None and user.is_authenticated and wants_page:
-            fresh = list(TrophyAward.objects.filter(user=user, seen=False).values_list("pk", "key"))
-            for _, key in fresh:
+        if wants_page:
+            for key in once_more_if_the_connection_died(lambda: self.fresh(request)):
                 trophy = TROPHIES.get(key)
                 if trophy is not None:
                     messages.success(
                         request, f"Trophy earned: {trophy.icon} {trophy.name}", "trophy-toast"
                     )
-            if fresh:
-                TrophyAward.objects.filter(pk__in=[pk for pk, _ in fresh]).update(seen=True)
         return self.get_response(request)
+
+    @staticmethod
+    def fresh(request: HttpRequest) -> list[str]:
+        """The keys of the signed-in player's trophies not yet announced, now marked seen."""
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return []
+        fresh = list(TrophyAward.objects.filter(user=user, seen=False).values_list("pk", "key"))
+        if fresh:
+            TrophyAward.objects.filter(pk__in=[pk for pk, _ in fresh]).update(seen=True)
+        return [key for _, key in fresh]

@@ -1,5 +1,5 @@
-"""What a player keeps: ratings per pool with their history, trophies, a profile (display
-name, bio, avatar) and the board settings that follow the account (docs/design.md "Players")."""
+"""What a player keeps: trophies, a profile (display name, bio, avatar) and the board settings
+that follow the account (docs/design.md "Players"); ratings are the ratings app's."""
 
 from __future__ import annotations
 
@@ -7,64 +7,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-
-
-class Pool(models.TextChoices):
-    """Rating pools: each rated game counts in exactly one (players/ratings.py ``pool_of``)."""
-
-    LIVE_DUEL = "live2", "Live, 2 players"
-    LIVE_TABLE = "live36", "Live, 3-6 players"
-    CORRESPONDENCE = "corr", "Correspondence"
-    RUSH = "rush", "Rummy Rush"
-    RUMMY45 = "r45", "Rummy 45"  # every rated Rummy 45 game
-
-
-class Rating(models.Model):
-    """A player's current rating in one pool: the Weng-Lin ``mu`` and ``sigma``, and the
-    number shown (which a win never lowers)."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
-    )
-    pool = models.CharField(max_length=8, choices=Pool.choices)
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    shown = models.IntegerField()
-    games = models.PositiveIntegerField(default=0)
-    updated = models.DateTimeField()
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "pool"], name="one_rating_per_pool")]
-        indexes = [models.Index(fields=["pool", "-shown"], name="players_rating_board")]
-
-    def __str__(self) -> str:
-        return f"{self.user} {self.pool} {self.shown}"
-
-
-class RatingChange(models.Model):
-    """One rated seat's change in one game: the history, and what makes updates idempotent
-    (a game's changes are written once; a second delivery finds them)."""
-
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
-    )
-    pool = models.CharField(max_length=8, choices=Pool.choices)
-    seat = models.PositiveSmallIntegerField()
-    place = models.PositiveSmallIntegerField()
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
-    shown_before = models.IntegerField()
-    shown_after = models.IntegerField()
-    finished = models.DateTimeField()
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "user"], name="one_rating_change_per_seat")
-        ]
-        indexes = [models.Index(fields=["user", "pool", "finished"], name="players_change_hist")]
 
 
 class TrophyAward(models.Model):

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,8 +40,9 @@ class GameMoments:
     rounds: int = 0
 
 
-def moments(logged: list[tuple[int, dict[str, Any]]]) -> GameMoments:
-    """The moments of a finished game's log of ``(seq, payload)``."""
+def moments(logged: list[tuple[int, dict[str, Any]]], skip: Set[int] = frozenset()) -> GameMoments:
+    """The moments of a finished game's log of ``(seq, payload)``; the plays at the seqs in
+    ``skip`` (a stand-in's, docs/fair-play.md) are nobody's moment."""
     if not logged:
         return GameMoments()
     parsed = [(seq, event_from_dict(p)) for seq, p in logged]
@@ -49,7 +51,7 @@ def moments(logged: list[tuple[int, dict[str, Any]]]) -> GameMoments:
     for seq, event in parsed[1:]:
         if isinstance(event, RoundEnded):
             found.rounds += 1
-        if isinstance(event, TilesPlayed):
+        if isinstance(event, TilesPlayed) and seq not in skip:
             _look(state, seq, event, found.seats[event.seat])
         state = evolve(state, event)
     return found
@@ -87,3 +89,9 @@ def _freed_a_joker(before: Any, after: Any, played: set[int], kinds: Any) -> boo
                 if played.intersection(new) and len(mates.intersection(new)) >= 2:
                     return True
     return False
+
+
+# Each family's reader of the moments in its log, by family name (games.engine.families).
+MOMENTS: dict[str, Callable[[list[tuple[int, dict[str, Any]]], Set[int]], GameMoments]] = {
+    "rummikub": moments,
+}

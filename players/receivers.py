@@ -1,6 +1,6 @@
-"""The players app's subscribers to games/signals.py: a finished game is rated and its
-trophies awarded; a solved puzzle awards the solver's puzzle trophies; a finished tournament
-awards its entrants' tournament trophies.
+"""The players app's subscribers to games/signals.py: a finished game's trophies are awarded
+(its rating is the ratings app's: ratings/receivers.py); a solved puzzle awards the solver's
+puzzle trophies; a finished tournament awards its entrants' tournament trophies.
 
 A receiver must not raise (the mover was answered already): each logs its own failure.
 """
@@ -15,20 +15,16 @@ from django.dispatch import receiver
 from games.models import Game
 from games.signals import game_finished, puzzle_solved, tournament_finished
 
-from . import ratings, trophies
+from . import trophies
 
 log = logging.getLogger(__name__)
 
 
-@receiver(game_finished, sender=Game, dispatch_uid="players.rate_and_award")
-def rate_and_award(sender: Any, gid: str, **kwargs: Any) -> None:
+@receiver(game_finished, sender=Game, dispatch_uid="players.award_game_trophies")
+def award_game_trophies(sender: Any, gid: str, **kwargs: Any) -> None:
     game_id = Game.objects.filter(public_id=gid).values_list("pk", flat=True).first()
     if game_id is None:
         return
-    try:
-        ratings.rate_game(game_id)
-    except Exception:
-        log.exception("rating game %s failed", gid)
     try:
         trophies.award_game(game_id)
     except Exception:

@@ -9,6 +9,10 @@ here can show a game still being played (nor its racks).
 * average opening value: the openings' points over the openings made;
 * rounds won out against blocked: rounds the player won by laying the last tile, and by the
   lowest rack of a blocked round.
+
+Melds, tiles, jokers, openings and rounds are a family's own counts, read from the rows'
+``details`` (docs/design.md "Results"): a game whose family does not count one adds nothing to
+it (Rummy 45 counts no rounds; a family may count none of them).
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Count, F, FloatField, Q, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Count, F, FloatField, IntegerField, Q, Sum
+from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
 from games.models import GameResult, Mode
@@ -25,22 +30,43 @@ from games.models import GameResult, Mode
 RECENT = 10
 
 
+class _Count(KeyTransform):
+    """A key of a JSON field. On SQLite its ``JSON_EXTRACT`` alone (the form Django gives
+    MySQL): Django's own SQLite form also asks ``JSON_TYPE`` twice to tell a JSON null from a
+    missing key, which a count never needs, and each call parses the row's JSON again (the
+    profile's sums took twice as long; docs/design.md "Results")."""
+
+    as_sqlite = KeyTransform.as_mysql
+
+
+def detail(key: str) -> Cast:
+    """A result row's own count ``key`` (in its ``details``) as an integer; NULL where its
+    family does not count it, which sums skip."""
+    return Cast(_Count(key, "details"), IntegerField())
+
+
 def results_of(user_id: int) -> Any:
     return GameResult.objects.filter(user_id=user_id)
 
 
+def counted_of(user_id: int) -> Any:
+    """The games that count in the player's figures and win counts: not aborted, not absent
+    (docs/fair-play.md); the lists still show the others, marked."""
+    return results_of(user_id).filter(aborted=False, absent=False)
+
+
 def totals(user_id: int) -> dict[str, Any]:
-    got = results_of(user_id).aggregate(
+    got = counted_of(user_id).aggregate(
         games=Count("pk"),
-        melds=Coalesce(Sum("melds_laid"), 0),
-        tiles=Coalesce(Sum("tiles_played"), 0),
+        melds=Coalesce(Sum(detail("melds_laid")), 0),
+        tiles=Coalesce(Sum(detail("tiles_played")), 0),
         turn_count=Coalesce(Sum("turns"), 0),
-        jokers=Coalesce(Sum("jokers_played"), 0),
-        held=Coalesce(Sum("jokers_held"), 0),
-        opening_count=Coalesce(Sum("openings"), 0),
-        opening_sum=Coalesce(Sum("opening_points"), 0),
-        won_out=Coalesce(Sum("rounds_won_out"), 0),
-        won_blocked=Coalesce(Sum("rounds_won_blocked"), 0),
+        jokers=Coalesce(Sum(detail("jokers_played")), 0),
+        held=Coalesce(Sum(detail("jokers_held")), 0),
+        opening_count=Coalesce(Sum(detail("openings")), 0),
+        opening_sum=Coalesce(Sum(detail("opening_points")), 0),
+        won_out=Coalesce(Sum(detail("rounds_won_out")), 0),
+        won_blocked=Coalesce(Sum(detail("rounds_won_blocked")), 0),
         timed_turns=Coalesce(Sum("turns", filter=Q(average_turn_seconds__isnull=False)), 0),
         turn_seconds=Coalesce(
             Sum(F("average_turn_seconds") * F("turns"), output_field=FloatField()), 0.0
@@ -61,7 +87,7 @@ def totals(user_id: int) -> dict[str, Any]:
 
 def per_mode(user_id: int) -> list[dict[str, Any]]:
     rows = (
-        results_of(user_id)
+        counted_of(user_id)
         .values("game__mode")
         .annotate(played=Count("pk"), won=Count("pk", filter=Q(place=1)))
         .order_by("game__mode")
@@ -80,7 +106,7 @@ def per_mode(user_id: int) -> list[dict[str, Any]]:
 
 def streaks(user_id: int) -> dict[str, int]:
     """Win streaks: ``current`` (the latest games won in a row) and ``best``."""
-    places = results_of(user_id).order_by("finished", "game_id").values_list("place", flat=True)
+    places = counted_of(user_id).order_by("finished", "game_id").values_list("place", flat=True)
     best = run = 0
     for place in places:
         run = run + 1 if place == 1 else 0

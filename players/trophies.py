@@ -19,15 +19,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from django.apps import apps as registry
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet, Sum
 from django.urls import reverse
 
+from games import services as games
 from games.models import Game, GameEvent, GameResult, Mode, SeatKind, Status
+from puzzles import services as puzzles
+from tournaments import services as tournaments
 
 from .models import TrophyAward
-from .moments import GameMoments, SeatMoments, moments
+from .moments import MOMENTS, GameMoments, SeatMoments
+from .stats import detail
 
 
 @dataclass
@@ -42,6 +45,11 @@ class Context:
     played: int
     won: int
     melds: int
+
+    def count(self, key: str) -> int:
+        """The seat's own count ``key`` from its result row's ``details``; 0 where its family
+        does not count it (docs/design.md "Results")."""
+        return int(self.result.details.get(key, 0))
 
     @property
     def won_it(self) -> bool:
@@ -68,7 +76,7 @@ class Trophy:
 
 
 def _target_win(c: Context) -> bool:
-    match = c.game.match or {}
+    match = (c.game.config or {}).get("match") or {}
     return (
         c.game.mode == Mode.PARLOR
         and match.get("kind") == "target"
@@ -135,13 +143,15 @@ PLAY: list[Trophy] = [
             ("master", "👑"),
         )
     ],
-    Trophy("games_10", "Regular", "Finish 10 games.", "🔁", "play", lambda c: c.played == 10),
-    Trophy("games_100", "Centurion", "Finish 100 games.", "💯", "play", lambda c: c.played == 100),
+    # The counts are reached or passed: a game that earns nothing (a stand-in's part of it)
+    # leaves the trophy to the next one.
+    Trophy("games_10", "Regular", "Finish 10 games.", "🔁", "play", lambda c: c.played >= 10),
+    Trophy("games_100", "Centurion", "Finish 100 games.", "💯", "play", lambda c: c.played >= 100),
     Trophy(
-        "wins_10", "Ten wins", "Win 10 games.", "🥇", "play", lambda c: c.won_it and c.won == 10
+        "wins_10", "Ten wins", "Win 10 games.", "🥇", "play", lambda c: c.won_it and c.won >= 10
     ),
     Trophy(
-        "wins_50", "Fifty wins", "Win 50 games.", "🎖️", "play", lambda c: c.won_it and c.won == 50
+        "wins_50", "Fifty wins", "Win 50 games.", "🎖️", "play", lambda c: c.won_it and c.won >= 50
     ),
     Trophy(
         "melds_100",
@@ -149,7 +159,7 @@ PLAY: list[Trophy] = [
         "Lay 100 melds over all your games.",
         "🧱",
         "play",
-        lambda c: c.melds >= 100 and c.melds - c.result.melds_laid < 100,
+        lambda c: c.melds >= 100,
     ),
     Trophy(
         "both_jokers",
@@ -157,7 +167,7 @@ PLAY: list[Trophy] = [
         "Lay two or more jokers in one game.",
         "🎭",
         "play",
-        lambda c: c.result.jokers_played >= 2,
+        lambda c: c.count("jokers_played") >= 2,
     ),
     Trophy(
         "clean_sweep",
@@ -165,7 +175,7 @@ PLAY: list[Trophy] = [
         "Win every round of a match of three rounds or more.",
         "🧹",
         "play",
-        lambda c: c.match.rounds >= 3 and c.result.rounds_won == c.match.rounds,
+        lambda c: c.match.rounds >= 3 and c.count("rounds_won") == c.match.rounds,
     ),
     Trophy(
         "blocked_win",
@@ -173,7 +183,7 @@ PLAY: list[Trophy] = [
         "Win a round that ended blocked, with the lowest rack.",
         "🧊",
         "play",
-        lambda c: c.result.rounds_won_blocked > 0,
+        lambda c: c.count("rounds_won_blocked") > 0,
     ),
     Trophy(
         "six_table",
@@ -274,6 +284,14 @@ TOURNAMENTS: list[Trophy] = [
 
 TROPHIES: dict[str, Trophy] = {t.key: t for t in PLAY + PUZZLES + TOURNAMENTS}
 
+# What a seat a stand-in played some turns for may still earn from that game
+# (docs/fair-play.md): a moment of a turn the person played (the stand-in's plays are skipped
+# when the moments are read), and the count of games finished. A win, a whole game's count
+# (jokers, rounds, melds) or a bot beaten is the stand-in's too, and earns nothing.
+OWN_TURN_TROPHIES = frozenset(
+    {"full_rack", "ten_tiles", "joker_freed", "opening_50", "games_10", "games_100"}
+)
+
 
 @dataclass(frozen=True)
 class Earned:
@@ -286,32 +304,45 @@ class Earned:
 
 
 def _record_before(result: GameResult) -> dict[str, int]:
-    """The player's games, wins and melds up to this game (included), in finish order."""
-    mine = GameResult.objects.filter(user_id=result.user_id).filter(
+    """The player's games, wins and melds up to this game (included), in finish order; an
+    aborted game or an absent seat counts for nothing (docs/fair-play.md)."""
+    mine = GameResult.objects.filter(user_id=result.user_id, aborted=False, absent=False).filter(
         Q(finished__lt=result.finished) | Q(finished=result.finished, game_id__lte=result.game_id)
     )
     got = mine.aggregate(
-        played=Count("pk"), won=Count("pk", filter=Q(place=1)), melds=Sum("melds_laid")
+        played=Count("pk"), won=Count("pk", filter=Q(place=1)), melds=Sum(detail("melds_laid"))
     )
     return {k: int(v or 0) for k, v in got.items()}
 
 
 def game_trophies(game: Game) -> Iterator[Earned]:
-    """What each signed-in seat of a finished game earned in it (held or not)."""
+    """What each signed-in seat of a finished game earned in it (held or not). An aborted game
+    earns nothing, nor an absent seat; a seat a stand-in played turns for earns only
+    :data:`OWN_TURN_TROPHIES`, from its own turns (docs/fair-play.md)."""
     if game.status != Status.FINISHED:
         return
     table = list(GameResult.objects.filter(game=game).order_by("seat"))
+    if any(r.aborted for r in table):
+        return
     logged = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("seq", "payload"))
-    # The moments are read from a Rummikub log; a Rummy 45 game earns what its rows show.
-    found = GameMoments() if game.mode == Mode.R45 else moments(logged)
+    # The plays a stand-in made are nobody's moment.
+    stood = games.stand_in_seqs(game) if any(r.stand_in_turns for r in table) else {}
+    skip = frozenset(seq for seqs in stood.values() for seq in seqs)
+    # The moments are read from a family's log by that family's reader (players/moments.py);
+    # a family without one earns what its result rows show.
+    read = MOMENTS.get(game.family)
+    found = read(logged, skip) if read is not None else GameMoments()
     for result in table:
-        if not result.user_id or result.kind != SeatKind.HUMAN:
+        if not result.user_id or result.kind != SeatKind.HUMAN or result.absent:
             continue
         record = _record_before(result)
         context = Context(
             game, result, table, found.seats.get(result.seat, SeatMoments()), found, **record
         )
-        for trophy in PLAY:
+        rules = PLAY
+        if result.stand_in_turns:
+            rules = [t for t in PLAY if t.key in OWN_TURN_TROPHIES]
+        for trophy in rules:
             hit = trophy.rule(context) if trophy.rule else None
             if hit:
                 seq = hit if isinstance(hit, int) and not isinstance(hit, bool) else game.seq
@@ -319,24 +350,18 @@ def game_trophies(game: Game) -> Iterator[Earned]:
 
 
 def puzzle_trophies(user_id: int) -> Iterator[Earned]:
-    """The puzzle trophies a player's puzzle record shows. The puzzles app is read through
-    the app registry (apps never import each other; docs/design.md "Layers and the import rule")."""
-    if not registry.is_installed("puzzles"):
-        return
-    attempt = registry.get_model("puzzles", "Attempt")
-    solved = attempt.objects.filter(user_id=user_id, solved=True)
-    per_level = dict(
-        solved.values_list("puzzle__level").annotate(n=Count("puzzle", distinct=True)).order_by()
-    )
+    """The puzzle trophies a player's puzzle record shows, as the puzzles app's services give
+    it (docs/design.md "Layers and the import rule")."""
+    per_level = puzzles.solved_levels(user_id)
     for level in PUZZLE_LEVELS:
-        if per_level.get(level, 0) >= PUZZLES_PER_LEVEL:
-            last = solved.filter(puzzle__level=level).order_by("-finished").first()
-            yield Earned(user_id, f"puzzle_level_{level}", None, None, last.finished)
-    run = daily_streak(user_id)
+        count, last = per_level.get(level, (0, None))
+        if count >= PUZZLES_PER_LEVEL:
+            yield Earned(user_id, f"puzzle_level_{level}", None, None, last)
+    run = puzzles.daily_runs(user_id)
     for days in (7, 30):
         if run["best"] >= days:
             yield Earned(user_id, f"daily_{days}", None, None, run["when"][days])
-    rating = registry.get_model("puzzles", "PlayerRating").objects.filter(user_id=user_id).first()
+    rating = puzzles.player_rating(user_id)
     if rating is not None and rating.streak_best >= 20:
         yield Earned(user_id, "streak_20", None, None, rating.streak_started)
 
@@ -346,60 +371,18 @@ def tournament_trophies(tournament_id: int) -> Iterator[Earned]:
     place for everyone who played it to its end (not withdrawn, ranked), the podium and the win
     in a field of :data:`TOURNAMENT_FIELD` or more entrants not withdrawn (bots count: they are
     opponents).
-    Read through the app registry, from the stored tournament and its entries, so the backfill
+    Read from the stored tournament through the tournaments app's services, so the backfill
     and the live award (on ``tournament_finished``) give the same."""
-    if not registry.is_installed("tournaments"):
+    final = tournaments.final_places(tournament_id)
+    if final is None:
         return
-    tournament = registry.get_model("tournaments", "Tournament")
-    entry = registry.get_model("tournaments", "Entry")
-    t = tournament.objects.filter(pk=tournament_id, state="finished").first()
-    if t is None or t.finished is None:
-        return
-    field = entry.objects.filter(tournament=t, withdrawn=False).count()
-    link = reverse("tournament", args=[t.pk])
-    ranked = entry.objects.filter(
-        tournament=t, user__isnull=False, withdrawn=False, rank__isnull=False
-    )
-    for user_id, rank in ranked.values_list("user_id", "rank").order_by("rank", "pk"):
-        yield Earned(user_id, "tournament_played", None, None, t.finished, link)
-        if field >= TOURNAMENT_FIELD and rank <= 3:
-            yield Earned(user_id, "tournament_podium", None, None, t.finished, link)
-        if field >= TOURNAMENT_FIELD and rank == 1:
-            yield Earned(user_id, "tournament_win", None, None, t.finished, link)
-
-
-def finished_tournaments() -> list[int]:
-    """Every finished tournament's id, in the order they finished."""
-    if not registry.is_installed("tournaments"):
-        return []
-    tournament = registry.get_model("tournaments", "Tournament")
-    done = tournament.objects.filter(state="finished", finished__isnull=False)
-    return list(done.order_by("finished", "pk").values_list("pk", flat=True))
-
-
-def daily_streak(user_id: int) -> dict[str, Any]:
-    """The player's daily puzzle streaks: ``current`` (ending on the last daily) and
-    ``best``, in days, and when the best first reached 7 and 30 days."""
-    if not registry.is_installed("puzzles"):
-        return {"current": 0, "best": 0, "when": {}}
-    daily = registry.get_model("puzzles", "DailyPuzzle")
-    attempt = registry.get_model("puzzles", "Attempt")
-    dates = sorted(daily.objects.values_list("date", flat=True))
-    solved = set(
-        attempt.objects.filter(user_id=user_id, solved=True, mode="daily").values_list(
-            "puzzle_id", flat=True
-        )
-    )
-    solved_dates = set(daily.objects.filter(puzzle_id__in=solved).values_list("date", flat=True))
-    best = run = 0
-    when: dict[int, Any] = {}
-    for date in dates:
-        run = run + 1 if date in solved_dates else 0
-        best = max(best, run)
-        for days in (7, 30):
-            if run == days and days not in when:
-                when[days] = date
-    return {"current": run, "best": best, "when": when}
+    link = reverse("tournament", args=[tournament_id])
+    for user_id, rank in final.places:
+        yield Earned(user_id, "tournament_played", None, None, final.finished, link)
+        if final.field >= TOURNAMENT_FIELD and rank <= 3:
+            yield Earned(user_id, "tournament_podium", None, None, final.finished, link)
+        if final.field >= TOURNAMENT_FIELD and rank == 1:
+            yield Earned(user_id, "tournament_win", None, None, final.finished, link)
 
 
 def award(earned: list[Earned]) -> list[TrophyAward]:
@@ -440,6 +423,35 @@ def finished_games() -> QuerySet[Game]:
     return Game.objects.filter(status=Status.FINISHED).order_by("finished", "pk")
 
 
+def take_back() -> list[TrophyAward]:
+    """Take back the trophies the stored history no longer gives
+    (docs/fair-play.md "Games and trophies from before these rules"): each game's fair-play
+    marks are rewritten from its log first, then every award made in a game that its game no
+    longer gives (a stand-in's turns, an absent seat, an aborted game), and every tournament
+    award its final standings no longer give (an entrant absent from every game), is deleted.
+    :func:`backfill` then awards again what the player's own games give. Returns the awards
+    taken back."""
+    games.refresh_fair_play()
+    taken: list[TrophyAward] = []
+    awards = list(TrophyAward.objects.exclude(game__isnull=True, link=""))
+    by_game: dict[int, list[TrophyAward]] = {}
+    for item in awards:
+        if item.game_id is not None:
+            by_game.setdefault(item.game_id, []).append(item)
+    for game in Game.objects.filter(pk__in=list(by_game)):
+        still = {(e.user_id, e.key) for e in game_trophies(game)}
+        taken += [a for a in by_game[game.pk] if (a.user_id, a.key) not in still]
+    tournament_keys = {t.key for t in TOURNAMENTS}
+    for tournament_id in tournaments.finished_ids():
+        link = reverse("tournament", args=[tournament_id])
+        given = [a for a in awards if a.link == link and a.key in tournament_keys]
+        if given:
+            still = {(e.user_id, e.key) for e in tournament_trophies(tournament_id)}
+            taken += [a for a in given if (a.user_id, a.key) not in still]
+    TrophyAward.objects.filter(pk__in=[a.pk for a in taken]).delete()
+    return taken
+
+
 def backfill() -> list[TrophyAward]:
     """Award every trophy the whole history shows and nobody holds yet."""
     made = []
@@ -448,6 +460,6 @@ def backfill() -> list[TrophyAward]:
     users = GameResult.objects.filter(user__isnull=False).values_list("user_id", flat=True)
     for user_id in sorted(set(users)):
         made += award(list(puzzle_trophies(user_id)))
-    for tournament_id in finished_tournaments():
+    for tournament_id in tournaments.finished_ids():
         made += award(list(tournament_trophies(tournament_id)))
     return made

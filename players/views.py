@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.apps import apps as registry
 from django.contrib import messages
 from django.contrib.auth import get_user_model, logout
 from django.contrib.auth.decorators import login_required
@@ -19,19 +18,25 @@ from django.utils.html import escape
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.errors import DomainError, Forbidden
-from games.models import GameResult, SeatKind
+from games.models import Game, GameResult, SeatKind, Status
+from puzzles import services as puzzles
+from ratings import services as ratings
+from ratings.models import Pool, Rating
 from rummi_site.jsonapi import json_errors, read_body, status_of
 from rummi_site.limits import limited
 
-from . import account, cosmetics, ratings, stats
+from . import account, changes, cosmetics, stats
 from .avatars import set_avatar
-from .chart import history_svg
+from .chart import history_points, summary
 from .forms import AvatarForm, DeleteForm, ProfileForm
-from .models import PlayerProfile, Pool, Rating, TrophyAward
-from .trophies import TROPHIES, daily_streak
+from .models import PlayerProfile, TrophyAward
+from .trophies import TROPHIES
 
 BOARD_SIZE = 50
 GAMES_PER_PAGE = 25
+PLAYING_SHOWN = 20
+# A pool's leaderboard lists players with a rated game there in the last BOARD_ACTIVE_DAYS.
+BOARD_ACTIVE_DAYS = 30
 
 
 def _user(username: str) -> Any:
@@ -56,6 +61,7 @@ def _table(result: GameResult) -> list[dict[str, Any]]:
             "name": r.name or "deleted player",
             "place": r.place,
             "total": r.total,
+            "absent": r.absent,
             "user": r.user_id,
             "username": r.user.get_username() if r.user and r.kind == SeatKind.HUMAN else None,
         }
@@ -63,12 +69,17 @@ def _table(result: GameResult) -> list[dict[str, Any]]:
     ]
 
 
-def _game_rows(results: list[GameResult]) -> list[dict[str, Any]]:
+def _game_rows(user_id: int, results: list[GameResult]) -> list[dict[str, Any]]:
+    """A games list's rows, each with the player's rating change ("+12", "unrated")."""
+    rating = changes.user_changes(user_id, results)
     return [
         {
+            "rating": rating[r.game_id],
             "game": r.game,
             "place": r.place,
-            "won": r.place == 1,
+            "won": r.won,
+            # "aborted", "absent" or "played by a stand-in for N turns" (docs/fair-play.md)
+            "fair_play": r.fair_play,
             "total": r.total,
             "finished": r.finished,
             "table": _table(r),
@@ -79,13 +90,9 @@ def _game_rows(results: list[GameResult]) -> list[dict[str, Any]]:
 
 
 def _puzzles(user_id: int) -> dict[str, Any] | None:
-    """The puzzle rating and daily streak, read through the app registry (apps import no
-    other app: docs/design.md "Layers and the import rule")."""
-    if not registry.is_installed("puzzles"):
-        return None
-    model = registry.get_model("puzzles", "PlayerRating")
-    found = model.objects.filter(user_id=user_id).first()
-    daily = daily_streak(user_id)
+    """The puzzle rating and daily streak, as the puzzles app's services give them."""
+    found = puzzles.player_rating(user_id)
+    daily = puzzles.daily_runs(user_id)
     return {
         "rating": round(found.rating) if found else None,
         "rd": round(found.rd) if found else None,
@@ -100,10 +107,18 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     user = _user(username)
     player = PlayerProfile.objects.filter(user=user).first()
     points = ratings.history(user.pk)
+    since = stats.active_since(BOARD_ACTIVE_DAYS)
     pools = []
-    for rating in Rating.objects.filter(user=user).order_by("pool"):
+    for rating in ratings.with_opponents(Rating.objects.filter(user=user)).order_by("pool"):
         row = ratings.rating_dict(rating)
-        row["chart"] = history_svg(points.get(rating.pool, []), row["label"])
+        # How far the player is from the pool's leaderboard:
+        # docs/fair-play.md "The leaderboard".
+        opponents = getattr(rating, "opponents", None) or 0
+        row["board"] = ratings.board_progress(rating, opponents, since)
+        row["points_id"] = f"points-{rating.pool}"
+        row["points"] = history_points(points.get(rating.pool, []))
+        row["summary"] = summary(row["label"], [p["value"] for p in row["points"]])
+        row["last"] = row["points"][-1]["change"] if row["points"] else None
         pools.append(row)
     awards = [
         {
@@ -130,10 +145,23 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "streaks": stats.streaks(user.pk),
         "totals": stats.totals(user.pk),
         "awards": awards,
-        "recent": _game_rows(stats.recent(user.pk)),
+        "recent": _game_rows(user.pk, stats.recent(user.pk)),
         "puzzles": _puzzles(user.pk),
+        "board_rule": _board_rule(),
+        # Only the owner sees their games in play (an invite-only game is nobody else's).
+        "playing": _playing(user) if request.user == user else [],
     }
     return render(request, "players/profile.html", context)
+
+
+def _playing(user: Any) -> list[dict[str, Any]]:
+    """The player's games being played, the nearest deadline first, each with the player's
+    seat (the list says "your turn" or who is to move, and the mover's time left)."""
+    games = Game.objects.filter(seats__user=user, status=Status.PLAYING).distinct()
+    return [
+        {"game": game, "seat": next(s.index for s in game.seats.all() if s.user_id == user.pk)}
+        for game in games.prefetch_related("seats").order_by("deadline", "pk")[:PLAYING_SHOWN]
+    ]
 
 
 @require_GET
@@ -149,37 +177,55 @@ def games(request: HttpRequest, username: str) -> HttpResponse:
     if not 1 <= number <= max(page.num_pages, 1):
         raise Http404("No such page.")
     current = page.page(number)
-    context = {"person": user, "page": current, "rows": _game_rows(list(current.object_list))}
+    rows_shown = _game_rows(user.pk, list(current.object_list))
+    context = {"person": user, "page": current, "rows": rows_shown}
     return render(request, "players/games.html", context)
 
 
 @require_GET
+@json_errors
+def game_rating_changes(request: HttpRequest, gid: str) -> JsonResponse:
+    """``GET /api/ratings/game/<gid>``: each seat's rating change in a finished game (the end
+    dialog's "+12"; docs/api.md "Endpoints")."""
+    return JsonResponse({"seats": changes.game_changes(gid)})
+
+
+@require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    since = stats.active_since(30)
+    since = stats.active_since(BOARD_ACTIVE_DAYS)
     boards = []
     for pool in Pool:
+        # Listed after BOARD_GAMES rated games against BOARD_OPPONENTS different people, with
+        # one in the last BOARD_ACTIVE_DAYS (docs/fair-play.md "The leaderboard").
         top = (
-            Rating.objects.filter(
-                pool=pool, games__gte=ratings.PROVISIONAL_GAMES, updated__gte=since
-            )
+            ratings.on_the_board(pool, since)
             .select_related("user", "user__player")
             .order_by("-shown", "user_id")[:BOARD_SIZE]
         )
         boards.append({"pool": pool, "rows": [_board_row(r.user, r.shown, r) for r in top]})
     puzzle_rows: list[dict[str, Any]] = []
     streak_rows: list[dict[str, Any]] = []
-    if registry.is_installed("puzzles"):
-        model = registry.get_model("puzzles", "PlayerRating")
-        rated = model.objects.filter(user__isnull=False, user__is_active=True, games__gt=0)
-        for row in rated.select_related("user", "user__player").order_by("-rating", "pk")[
-            :BOARD_SIZE
-        ]:
-            puzzle_rows.append(_board_row(row.user, round(row.rating)))
-        runs = rated.filter(streak_best__gt=0).select_related("user", "user__player")
-        for row in runs.order_by("-streak_best", "pk")[:BOARD_SIZE]:
-            streak_rows.append(_board_row(row.user, row.streak_best))
-    context = {"boards": boards, "puzzle_rows": puzzle_rows, "streak_rows": streak_rows}
+    rated = puzzles.rated_players()
+    for row in rated.order_by("-rating", "pk")[:BOARD_SIZE]:
+        puzzle_rows.append(_board_row(row.user, round(row.rating)))
+    for row in rated.filter(streak_best__gt=0).order_by("-streak_best", "pk")[:BOARD_SIZE]:
+        streak_rows.append(_board_row(row.user, row.streak_best))
+    context = {
+        "boards": boards,
+        "puzzle_rows": puzzle_rows,
+        "streak_rows": streak_rows,
+        "board_rule": _board_rule(),
+        "pair_limit": ratings.PAIR_LIMIT,
+    }
     return render(request, "players/leaderboard.html", context)
+
+
+def _board_rule() -> str:
+    """What it takes to be listed on a pool's leaderboard, in words."""
+    return (
+        f"{ratings.BOARD_GAMES} rated games against {ratings.BOARD_OPPONENTS} different "
+        f"opponents in its pool, and a rated game there in the last {BOARD_ACTIVE_DAYS} days"
+    )
 
 
 def _board_row(user: Any, value: int, rating: Rating | None = None) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, F, Max, QuerySet
 from django.db.models.functions import Abs
 from django.utils import timezone
 
@@ -498,3 +498,67 @@ def adopt_guest(key: str, user: Any) -> int:
     mine.save()
     guest.delete()
     return moved
+
+
+# ---------------------------------------------------------------------------------------------
+# A signed-in player's puzzle record, as the apps above read it (players: the profile, the
+# leaderboards, the trophies and the data export; docs/design.md "Layers and the import rule")
+
+
+def attempts_of(user_id: int) -> list[dict[str, Any]]:
+    """Every attempt of the player, oldest first, as the data export gives them."""
+    attempts = Attempt.objects.filter(user_id=user_id).select_related("puzzle")
+    return [
+        {
+            "puzzle": a.puzzle.slug,
+            "mode": a.mode,
+            "started": a.started.isoformat(),
+            "solved": a.solved,
+            "hints": a.hints,
+            "seconds": a.seconds,
+        }
+        for a in attempts.order_by("started")
+    ]
+
+
+def player_rating(user_id: int) -> PlayerRating | None:
+    """The player's puzzle rating and streaks, or None before their first puzzle."""
+    return PlayerRating.objects.filter(user_id=user_id).first()
+
+
+def rated_players() -> QuerySet[PlayerRating]:
+    """The signed-in, active players who finished a rated puzzle, with their users."""
+    rated = PlayerRating.objects.filter(user__isnull=False, user__is_active=True, games__gt=0)
+    return rated.select_related("user", "user__player")
+
+
+def solved_levels(user_id: int) -> dict[int, tuple[int, dt.datetime | None]]:
+    """Per trainer level: how many distinct puzzles the player solved, and when the last."""
+    solved = Attempt.objects.filter(user_id=user_id, solved=True)
+    per_level = solved.values("puzzle__level").annotate(
+        n=Count("puzzle", distinct=True), last=Max("finished")
+    )
+    return {row["puzzle__level"]: (row["n"], row["last"]) for row in per_level.order_by()}
+
+
+def daily_runs(user_id: int) -> dict[str, Any]:
+    """The player's daily puzzle streaks over every daily: ``current`` (ending on the last
+    daily) and ``best``, in days, and the date the best first reached 7 and 30 days."""
+    dates = sorted(DailyPuzzle.objects.values_list("date", flat=True))
+    solved = set(
+        Attempt.objects.filter(user_id=user_id, solved=True, mode=Attempt.Mode.DAILY).values_list(
+            "puzzle_id", flat=True
+        )
+    )
+    solved_dates = set(
+        DailyPuzzle.objects.filter(puzzle_id__in=solved).values_list("date", flat=True)
+    )
+    best = run = 0
+    when: dict[int, Any] = {}
+    for date in dates:
+        run = run + 1 if date in solved_dates else 0
+        best = max(best, run)
+        for days in (7, 30):
+            if run == days and days not in when:
+                when[days] = date
+    return {"current": run, "best": best, "when": when}

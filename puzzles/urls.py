@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from django.urls import path
 
+from rummi_site import converters  # noqa: F401  (registers <segment:...>)
+
 from . import api, views
 
 app_name = "puzzles"
@@ -12,7 +14,7 @@ urlpatterns = [
     path("daily/", views.daily, name="daily"),
     path("daily/archive/", views.daily_archive, name="archive"),
     path("editor/", views.editor, name="editor"),
-    path("s/<str:token>/", views.shared_page, name="shared"),
+    path("s/<segment:token>/", views.shared_page, name="shared"),
     path("api/trainer", api.trainer, name="api_trainer"),
     path("api/daily", api.daily, name="api_daily"),
     path("api/editor", api.editor, name="api_editor"),

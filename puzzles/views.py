@@ -21,6 +21,7 @@ from rummi_site.limits import limited
 from . import daily as dailies
 from . import editor as editing
 from . import services
+from .captions import caption
 from .forms import EditorForm
 from .models import Attempt, Puzzle
 
@@ -61,7 +62,7 @@ def bootstrap(puzzle: Puzzle, mode: str) -> dict[str, Any]:
         "rack": puzzle.rack,
         "goal": puzzle.goal_json,
         "level": puzzle.level,
-        "lesson": puzzle.lesson,
+        "lesson": caption(puzzle),
         "technique": puzzle.get_technique_display(),  # a label for people, not the identifier
         "mode": mode,
         "api": {name: api(name) for name in ("attempt", "submit", "hint", "give_up")},

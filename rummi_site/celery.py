@@ -71,6 +71,57 @@ def _atomic_filesystem_put() -> None:
 _atomic_filesystem_put()
 
 
+def _detached_redis_channel_raises_a_connection_error() -> None:
+    """Keep a worker alive when Redis goes away while it holds a message (docs/deploy.md,
+    "Failure modes").
+
+    When the broker connection breaks, celery's consumer first ``collect()``s the connection:
+    that closes each channel (a channel waiting in BRPOP fails at once, Redis being down) and
+    then detaches the transport from its connection (``transport.client = None``). Then it
+    ``close()``s the connection, which closes the failed channel a second time. That close
+    hands back the messages the worker still holds unacknowledged (a task whose ETA or
+    countdown has not come, such as a bot turn's pause or a queued timeout; or a task running
+    in another pool process) and needs a new Redis client, whose address kombu 5.7 reads from
+    the detached ``transport.client``: ``AttributeError: 'NoneType' object has no attribute
+    'hostname'``. That is neither a connection nor a channel error, so celery's cleanup lets
+    it through and the worker exits ("Unrecoverable error"). The ack of a task that was
+    running across the restart takes the same path when the task finishes. Only a channel
+    polling while it holds a message gets there, which with ``task_acks_late`` and a
+    prefetch of one is any worker holding an ETA task or running a task in one of several
+    pool processes. No kombu or celery release fixes it (both 5.7.0, the newest, have it),
+    and no setting avoids it short of giving up late acknowledgement.
+
+    Here a channel whose transport was detached raises redis-py's ``ConnectionError`` instead
+    of building a client from nothing: kombu's cleanup ignores that, the ack is logged as
+    failed ("Couldn't ack"), and the consumer reconnects. What the worker held stays in
+    Redis's unacked set if Redis kept its data (handed back after the visibility timeout, an
+    hour), or is gone with a Redis that did not; either way the beat sweeps queue every lost
+    timeout and bot turn again by its turn number within seconds.
+    """
+    try:
+        import redis
+        from kombu.transport import redis as kombu_redis
+    except ImportError:  # pragma: no cover - redis-py is a dependency
+        return
+    original = kombu_redis.Channel._connparams
+    if getattr(original, "rummi_detached_check", False):
+        return
+
+    def _connparams(self: kombu_redis.Channel, asynchronous: bool = False) -> Any:
+        if self.connection.client is None:
+            raise redis.exceptions.ConnectionError(
+                "this broker channel's connection is closed (Redis went away); "
+                "the worker reconnects on a new one"
+            )
+        return original(self, asynchronous)
+
+    _connparams.rummi_detached_check = True  # type: ignore[attr-defined]
+    kombu_redis.Channel._connparams = _connparams
+
+
+_detached_redis_channel_raises_a_connection_error()
+
+
 @app.on_after_configure.connect
 def _on_after_configure(sender: Celery, **kwargs: object) -> None:
     if str(sender.conf.broker_url).startswith("filesystem://"):

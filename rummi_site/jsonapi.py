@@ -4,12 +4,14 @@ The mapping of a domain error (games/errors.py) to an HTTP status is written her
 else (docs/design.md "Errors"); the socket consumer uses it for its answer frames too.
 
 :func:`read_json` is the one reader of untrusted JSON, for HTTP bodies and socket messages
-alike: it caps the size and the nesting, bounds integers, and refuses non-finite numbers and
-invalid Unicode, each with a sentence, before anything else looks at the data.
+alike: it caps the size and the nesting, bounds integers, and refuses non-finite numbers,
+invalid Unicode and the NUL character (which PostgreSQL cannot store in text), in keys and values
+at any depth, each with a sentence, before anything else looks at the data.
 
 >>> read_json(b'{"table": [[1, 2, 3]]}')
 {'table': [[1, 2, 3]]}
->>> for bad in (b'{"a": 1e400}', b'{"a": NaN}', b'{"a": "\\\\ud800"}', b'[' * 40 + b']' * 40):
+>>> hostile = (b'{"a": 1e400}', b'{"a": NaN}', b'{"a": "\\\\ud800"}', b'{"a": ["\\\\u0000"]}')
+>>> for bad in (*hostile, b'[' * 40 + b']' * 40):
 ...     try:
 ...         read_json(bad)
 ...     except Invalid as error:
@@ -17,6 +19,7 @@ invalid Unicode, each with a sentence, before anything else looks at the data.
 bad_number - Numbers must be finite.
 bad_number - Numbers must be finite.
 bad_unicode - The request holds text that is not valid Unicode.
+nul_character - The request holds a NUL character (U+0000), which no field accepts.
 too_deep - The request nests deeper than 8 levels.
 """
 
@@ -31,6 +34,7 @@ from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.request import RawPostDataException
 from django.urls import reverse
 
 from games.errors import Conflict, DomainError, Forbidden, Illegal, Invalid, NotFound, Unavailable
@@ -46,6 +50,7 @@ MAX_INT_DIGITS = 15
 # The JSON endpoints are the URLs named api_*; every path under their "api/" folders answers
 # JSON, errors included, unknown paths too (docs/api.md). Found from these names once.
 JSON_ROOTS = ("api_create", "puzzles:api_trainer")
+NUL_REFUSED = "The request holds a NUL character (U+0000), which no field accepts."
 
 
 @cache
@@ -121,8 +126,9 @@ def _constant(text: str) -> Any:
 
 
 def _checked(value: Any) -> None:
-    """Refuse nesting past :data:`MAX_DEPTH` and strings that are not valid Unicode (lone
-    surrogates from ``\\ud800`` escapes), walking without recursion."""
+    """Refuse nesting past :data:`MAX_DEPTH` and strings, keys or values, that are not valid
+    Unicode (lone surrogates from ``\\ud800`` escapes) or hold a NUL, walking without
+    recursion."""
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
@@ -141,6 +147,8 @@ def _checked(value: Any) -> None:
 
 
 def _check_text(text: str) -> None:
+    if "\x00" in text:
+        raise Invalid("nul_character", NUL_REFUSED)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -183,6 +191,9 @@ def read_body(request: HttpRequest) -> dict[str, Any]:
         return read_json(request.body)
     except RequestDataTooBig:
         raise TooLarge("too_large", f"The request is larger than {MAX_BYTES // 1024} KB.") from None
+    except RawPostDataException:
+        # A multipart form, already read as one (by the CSRF check): not the JSON asked for.
+        raise Invalid("bad_json", "The request body must be JSON, not a form upload.") from None
 
 
 class JsonErrorsMiddleware:

@@ -7,9 +7,11 @@ REDIS_URL switch to PostgreSQL and Redis; see README.md for every variable.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
+import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,6 @@ from django.core.exceptions import ImproperlyConfigured
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
-DEV_SECRET_KEY = "dev-only-secret-key-never-use-in-production"
 POSTGRES_SCHEMES = ("postgres", "postgresql")
 REDIS_SCHEMES = ("redis", "rediss")
 WEB_SCHEMES = ("http", "https")
@@ -258,7 +259,11 @@ def database_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     if not parts.path.lstrip("/"):
         raise ImproperlyConfigured(f"DATABASE_URL names no database: {_redacted(parts)!r}.")
     return {
-        "ENGINE": "django.db.backends.postgresql",
+        # Django's backend, with a pool that replaces dead connections (killed, a restart)
+        # instead of serving them: rummi_site/postgresql/base.py. With a pool,
+        # CONN_HEALTH_CHECKS has the pool check each connection as it leaves it.
+        "ENGINE": "rummi_site.postgresql",
+        "CONN_HEALTH_CHECKS": True,
         "NAME": unquote(parts.path.lstrip("/")),
         "USER": unquote(parts.username or ""),
         "PASSWORD": unquote(parts.password or ""),
@@ -338,10 +343,52 @@ def celery_broker_from_env(env: Mapping[str, str]) -> tuple[str, dict[str, Any]]
     }
 
 
-DEBUG = env_bool("RUMMI_DEBUG", True)
-SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY)
-if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
-    raise ImproperlyConfigured("SECRET_KEY must be set when RUMMI_DEBUG is off.")
+def secret_key_from_env(env: Mapping[str, str]) -> str:
+    """SECRET_KEY, else the key kept in the file RUMMI_SECRET_KEY_FILE (default var/secret_key).
+
+    The file is made once, when missing: a random key readable by its owner only (mode 0600).
+    Every process of the machine reads the same one, so sessions outlive a restart. Processes
+    on several machines need one key: set SECRET_KEY on all of them (docs/deploy.md).
+    """
+    key = env_str("SECRET_KEY", "", env)
+    if key:
+        return key
+    path = Path(env_str("RUMMI_SECRET_KEY_FILE", "", env) or VAR_DIR / "secret_key")
+    try:
+        if not path.exists():
+            _make_key_file(path)
+        key = path.read_text(encoding="utf-8").strip()
+    except OSError as error:
+        raise ImproperlyConfigured(
+            f"RUMMI_SECRET_KEY_FILE: cannot read or make {path}: {error.strerror or error}."
+        ) from None
+    if not key:
+        raise ImproperlyConfigured(
+            f"RUMMI_SECRET_KEY_FILE: {path} is empty; delete it to have a key made, "
+            "or set SECRET_KEY."
+        )
+    return key
+
+
+def _make_key_file(path: Path) -> None:
+    """Write a fresh key to ``path`` whole, unless another process got there first: the key is
+    written to a file of this process's own, then linked to its name, which fails if taken."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            out.write(secrets.token_urlsafe(50) + "\n")
+        with contextlib.suppress(FileExistsError):  # made meanwhile: that one is the key
+            os.link(draft, path)
+    finally:
+        draft.unlink()
+
+
+# Debug pages (tracebacks, settings) only when asked for: `make run` may share the site on a
+# LAN (README, "Playing on a local network").
+DEBUG = env_bool("RUMMI_DEBUG", False)
+SECRET_KEY = secret_key_from_env(os.environ)
 
 ALLOWED_HOSTS = env_list("RUMMI_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("RUMMI_CSRF_TRUSTED_ORIGINS", [])
@@ -362,6 +409,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "games",
+    "ratings",  # the layers, lowest first, are rummi_site/layers.py's
     "accounts",
     "puzzles",
     "players",
@@ -371,16 +419,24 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files, with DEBUG off too: `make run` has no proxy in front (STORAGES below).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "rummi_site.jsonapi.JsonErrorsMiddleware",
+    "rummi_site.untrusted.RefuseNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    "rummi_site.slashes.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "players.middleware.TrophyToastMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Last: a view whose database connection died is run once more if it is safe to run twice.
+    "rummi_site.retry.RetryMiddleware",
 ]
+
+# Database sessions that take only keys Django makes (a NUL in the cookie was a 500).
+SESSION_ENGINE = "rummi_site.sessions"
 
 ROOT_URLCONF = "rummi_site.urls"
 ASGI_APPLICATION = "rummi_site.asgi.application"
@@ -396,7 +452,6 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "tournaments.context.playing",
             ],
         },
     },
@@ -421,6 +476,14 @@ AUTH_PASSWORD_VALIDATORS = [
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "none"
+# Usernames follow the name rules (docs/fair-play.md "Names"): accounts/adapter.py.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# Failed sign-ins (docs/fair-play.md "Signing in"): 20 in 5 minutes from one address, and 5 in
+# 5 minutes from one address for one login ("key" is address and login: accounts/adapter.py);
+# no bucket counts a login alone, so nobody can keep an owner signed out. The address is
+# REMOTE_ADDR: behind the proxy, daphne's --proxy-headers already puts the client's there
+# (docs/deploy.md), so allauth is told of no proxy.
+ACCOUNT_RATE_LIMITS = {"login_failed": "20/5m/ip,5/5m/key"}
 LOGIN_REDIRECT_URL = "home"  # URL names: resolved by Django and allauth
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 LOGGING = logging_from_env(os.environ)
@@ -437,9 +500,17 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "static"
+# `manage.py collectstatic` (run by `make run`) copies static/ here under hashed names
+# (rummi_site/staticfiles.py), the ES modules' imports rewritten to match, so that a page and
+# the modules it loads come from one release. WhiteNoise serves them, the hashed ones cached
+# for good; with DEBUG on it serves static/ itself under the plain names.
+STATIC_ROOT = Path(env_str("RUMMI_STATIC_ROOT", "", os.environ) or VAR_DIR / "static")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "rummi_site.staticfiles.HashedStaticFilesStorage"},
+}
 # Uploaded avatars (players/avatars.py) go to Django's default storage: var/media/ unless
-# RUMMI_MEDIA_ROOT says otherwise; served by the site in debug only (docs/deploy.md).
+# RUMMI_MEDIA_ROOT says otherwise; served by the site itself (rummi_site/urls.py), or by a proxy.
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env_str("RUMMI_MEDIA_ROOT", "", os.environ) or VAR_DIR / "media")
 
@@ -465,13 +536,30 @@ CELERY_TASK_SOFT_TIME_LIMIT = 120
 CELERY_TASK_TIME_LIMIT = 150
 CELERY_BEAT_SCHEDULE: dict[str, Any] = {}
 
-if not DEBUG:
+# Behind a proxy that ends TLS (docs/deploy.md): the HTTPS redirect, secure cookies and HSTS.
+# Apart from DEBUG: a LAN host serves plain HTTP without debug pages, and must not redirect
+# to an HTTPS nobody serves, nor set cookies a plain-HTTP page cannot send back.
+RUMMI_HTTPS = env_bool("RUMMI_HTTPS", False)
+if RUMMI_HTTPS:
     SECURE_SSL_REDIRECT = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+
+# Bounded requests (README.md, "Limits and hostile input"). The web process refuses a body over
+# RUMMI_MAX_BODY_BYTES with a 413 before reading it (rummi_site/bodylimit.py): room for a 2 MB
+# avatar and its form. Django keeps at most 256 KB of form fields in memory and 500 fields
+# (JSON bodies stop at 32 KB: rummi_site/jsonapi.py), one upload per request, and an upload
+# of up to 2.5 MB in memory (an avatar is decoded from memory: players/avatars.py).
+RUMMI_MAX_BODY_BYTES = env_int(
+    "RUMMI_MAX_BODY_BYTES", 3 * 1024 * 1024, minimum=64 * 1024, maximum=1024**3
+)
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 500
+DATA_UPLOAD_MAX_NUMBER_FILES = 1
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024 // 2
 
 # Threads per web process that apply moves sent on sockets (games/consumers.py). On SQLite,
 # whose writers queue for one lock anyway, one. On PostgreSQL four: a move now takes three
@@ -511,6 +599,13 @@ CELERY_BEAT_SCHEDULE["sweep-reviews"] = {
     "task": "games.tasks.sweep_reviews",
     "schedule": 300.0,
     "options": {"expires": 300.0},
+}
+# Rematch offers not accepted in time lapse (games.services.expire_rematches: 10 minutes for a
+# live game's, 3 days for a correspondence game's); the sweep also clears older stuck ones.
+CELERY_BEAT_SCHEDULE["expire-rematches"] = {
+    "task": "games.tasks.expire_rematches",
+    "schedule": 60.0,
+    "options": {"expires": 60.0},
 }
 # The cache: Redis when REDIS_URL is set (the rate limits of rummi_site/limits.py count there,
 # shared by every web process), else memory, for the one web process of the embedded mode.

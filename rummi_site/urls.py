@@ -1,19 +1,29 @@
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
-from django.conf.urls.static import static as served_in_debug
 from django.contrib import admin
-from django.templatetags.static import static
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.generic import RedirectView
+from django.views.static import serve
 
 from puzzles.views import missed_play_puzzle
+from rummi_site import converters  # noqa: F401  (registers <segment:...>)
+from rummi_site.health import HealthView
 
 urlpatterns = [
+    # The proxy's and monitors' check of a web process (docs/deploy.md, "Health").
+    path("health/", HealthView.as_view(), name="health"),
     # A finished game's missed play, opened as a puzzle: the puzzles app's, under the game.
-    path("g/<str:gid>/replay/<int:seq>/puzzle", missed_play_puzzle, name="missed_play_puzzle"),
-    # Browsers ask for /favicon.ico whatever the page links: send them to the static icon.
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    path("g/<segment:gid>/replay/<int:seq>/puzzle", missed_play_puzzle, name="missed_play_puzzle"),
+    # Browsers ask for /favicon.ico whatever the page links: send them to the static icon, by
+    # its plain name (served too), which a permanent redirect may keep: a hashed name changes
+    # with each release, and is known only once collectstatic has run.
+    path(
+        "favicon.ico",
+        RedirectView.as_view(url=f"{settings.STATIC_URL}favicon.svg", permanent=True),
+    ),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
@@ -23,6 +33,13 @@ urlpatterns = [
     path("", include("matchmaking.urls")),
     path("", include("games.urls")),
 ]
-# Uploaded avatars, served by the site in debug only; production serves MEDIA_ROOT from the
-# proxy (docs/deploy.md).
-urlpatterns += served_in_debug(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+# Uploaded avatars (PNG files the site wrote itself, players/avatars.py), served by the site
+# for `make run`, which has no proxy in front and runs with DEBUG off; behind a proxy the proxy
+# serves MEDIA_ROOT before a request reaches the site (docs/deploy.md).
+urlpatterns += [
+    re_path(
+        rf"^{re.escape(settings.MEDIA_URL.lstrip('/'))}(?P<path>.+)$",
+        serve,
+        {"document_root": settings.MEDIA_ROOT},
+    )
+]

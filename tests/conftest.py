@@ -6,12 +6,16 @@ import atexit
 import logging.config
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 PASSWORD = "tiles-and-racks-42"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _log_to_a_folder_of_the_run() -> None:
@@ -33,6 +37,29 @@ def _log_to_a_folder_of_the_run() -> None:
 
 
 _log_to_a_folder_of_the_run()
+
+
+def _plain_static_files() -> None:
+    """Tests in this process render pages without a ``collectstatic`` first: ``{% static %}``
+    gives the plain names of static/, as with DEBUG on, and WhiteNoise finds nothing to serve
+    in an empty folder (a collected var/static/ would be read by every test client).
+
+    The site the browser tests start runs the hashed storage of ``make run``
+    (tests/browser/conftest.py), and tests/test_it_serves_hashed_static_files.py collects it.
+    """
+    from django.test import override_settings
+
+    folder = tempfile.mkdtemp(prefix="rummi-test-static-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+    from django.conf import settings
+
+    override_settings(
+        STORAGES={**settings.STORAGES, "staticfiles": plain}, STATIC_ROOT=folder
+    ).enable()
+
+
+_plain_static_files()
 
 
 @pytest.fixture(autouse=True)
@@ -67,6 +94,21 @@ def outsider(django_user_model: Any) -> Any:
     return _make_user(django_user_model, "outsider")
 
 
+@pytest.fixture(scope="session")
+def collected_static(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """static/ collected as ``make run`` collects it (hashed names, rewritten module imports),
+    for the sites the tests start in processes of their own: give it as RUMMI_STATIC_ROOT."""
+    folder = tmp_path_factory.mktemp("static")
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"],
+        cwd=ROOT,
+        env={**env, "RUMMI_STATIC_ROOT": str(folder)},
+        check=True,
+    )
+    return folder
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _close_database_pools(request: pytest.FixtureRequest) -> Any:
     """PostgreSQL pools keep connections open; close them so the test database can be dropped."""
@@ -87,8 +129,14 @@ def _close_database_pools(request: pytest.FixtureRequest) -> Any:
                 close_pool()
 
 
+@pytest.hookimpl(trylast=True)  # after pytest-django's ordering by database use
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests that patch solver internals mean nothing on the compiled solver: skip them there."""
+    """The browser tests go last, whatever their folder's place: the first one starts
+    Playwright's event loop in its worker for the rest of the session, and a later test that
+    runs its own (``asyncio.run``) would fail there. xdist hands tests out in this order.
+
+    Tests that patch solver internals mean nothing on the compiled solver: skipped there."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)  # stable
     from games.engine import native
 
     if native.kind() != "native":

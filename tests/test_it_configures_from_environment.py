@@ -42,7 +42,8 @@ def test_it_reads_postgres_from_database_url() -> None:
     database = database_from_env({"DATABASE_URL": "postgres://rummi:s%40cret@db.local:6543/games"})
 
     assert database == {
-        "ENGINE": "django.db.backends.postgresql",
+        "ENGINE": "rummi_site.postgresql",
+        "CONN_HEALTH_CHECKS": True,
         "NAME": "games",
         "USER": "rummi",
         "PASSWORD": "s@cret",
@@ -281,6 +282,7 @@ def load_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, **env: str) -
 MISTAKES = [
     ("RUMMI_DEBUG", "flase", "RUMMI_DEBUG='flase' is not a boolean"),
     ("RUMMI_GC_TUNE", "of", "RUMMI_GC_TUNE='of' is not a boolean"),
+    ("RUMMI_HTTPS", "tls", "RUMMI_HTTPS='tls' is not a boolean"),
     ("RUMMI_PURE_PYTHON", "false", "RUMMI_PURE_PYTHON='false' is not one of 0, 1"),
     ("DATABASE_URL", "sqlite:///db.sqlite3", "DATABASE_URL must start with postgres://"),
     ("REDIS_URL", "redis//cache:6379", "REDIS_URL must start with redis:// or rediss://"),
@@ -306,12 +308,53 @@ def test_the_settings_refuse_each_variable_got_wrong(
         load_settings(monkeypatch, tmp_path, **{name: value})
 
 
-def test_the_settings_need_a_secret_key_without_debug(
+def test_the_settings_make_a_secret_key_once_and_keep_it(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.delenv("SECRET_KEY", raising=False)
-    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY must be set"):
-        load_settings(monkeypatch, tmp_path, RUMMI_DEBUG="off")
+    kept = tmp_path / "var" / "secret_key"
+    first = load_settings(monkeypatch, tmp_path, RUMMI_SECRET_KEY_FILE=str(kept))
+
+    assert kept.stat().st_mode & 0o777 == 0o600
+    key = first.SECRET_KEY
+    assert key == kept.read_text().strip() and len(key) >= 50
+    again = load_settings(monkeypatch, tmp_path, RUMMI_SECRET_KEY_FILE=str(kept))
+    assert again.SECRET_KEY == first.SECRET_KEY
+    other = load_settings(monkeypatch, tmp_path, RUMMI_SECRET_KEY_FILE=str(tmp_path / "other"))
+    assert other.SECRET_KEY != first.SECRET_KEY
+    given = load_settings(monkeypatch, tmp_path, RUMMI_SECRET_KEY_FILE=str(kept), SECRET_KEY="s")
+    assert given.SECRET_KEY == "s"
+
+
+def test_the_settings_refuse_an_empty_key_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    (tmp_path / "secret_key").write_text("\n")
+    with pytest.raises(ImproperlyConfigured, match="secret_key is empty; delete it"):
+        load_settings(monkeypatch, tmp_path, RUMMI_SECRET_KEY_FILE=str(tmp_path / "secret_key"))
+
+
+def test_debug_pages_and_https_are_off_unless_asked_for(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`make run` sets neither: no tracebacks on a LAN, and plain HTTP that still signs in."""
+    for name in ("RUMMI_DEBUG", "RUMMI_HTTPS"):
+        monkeypatch.delenv(name, raising=False)
+    loaded = load_settings(monkeypatch, tmp_path)
+
+    assert loaded.DEBUG is False
+    assert not getattr(loaded, "SECURE_SSL_REDIRECT", False)
+    assert not getattr(loaded, "SESSION_COOKIE_SECURE", False)
+    assert not getattr(loaded, "CSRF_COOKIE_SECURE", False)
+    assert not getattr(loaded, "SECURE_HSTS_SECONDS", 0)
+    # Static files are served by the site itself, under hashed names.
+    assert "whitenoise.middleware.WhiteNoiseMiddleware" in loaded.MIDDLEWARE
+    storage = loaded.STORAGES["staticfiles"]["BACKEND"]
+    assert storage == "rummi_site.staticfiles.HashedStaticFilesStorage"
+
+    debug = load_settings(monkeypatch, tmp_path, RUMMI_DEBUG="1")
+    assert debug.DEBUG is True and not getattr(debug, "SECURE_SSL_REDIRECT", False)
 
 
 def test_the_settings_read_good_values(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -319,7 +362,9 @@ def test_the_settings_read_good_values(monkeypatch: pytest.MonkeyPatch, tmp_path
         monkeypatch,
         tmp_path,
         RUMMI_DEBUG="Off",
+        RUMMI_HTTPS="yes",
         SECRET_KEY="k" * 50,
+        RUMMI_STATIC_ROOT=str(tmp_path / "static"),
         RUMMI_BOT_PAUSE="0",
         RUMMI_RESTART_GRACE="2.5",
         RUMMI_GC_TUNE="no",
@@ -328,6 +373,10 @@ def test_the_settings_read_good_values(monkeypatch: pytest.MonkeyPatch, tmp_path
     )
 
     assert loaded.DEBUG is False and loaded.SECURE_SSL_REDIRECT is True
+    assert loaded.SESSION_COOKIE_SECURE and loaded.CSRF_COOKIE_SECURE
+    assert loaded.SECURE_HSTS_SECONDS >= 365 * 24 * 3600
+    static_root = loaded.STATIC_ROOT
+    assert static_root == tmp_path / "static"
     assert (loaded.RUMMI_BOT_PAUSE, loaded.RUMMI_RESTART_GRACE) == (0.0, 2.5)
     assert loaded.RUMMI_GC_TUNE is False
     assert loaded.RUMMI_SITE_URL == "https://rummi.example"
@@ -359,6 +408,19 @@ def test_a_process_started_with_a_bad_value_says_so_in_one_line(entry: str) -> N
         "(any case)."
     ]
     assert done.stdout == ""
+
+
+@pytest.mark.slow
+def test_the_deploy_check_is_clean_with_https_on() -> None:
+    """docs/deploy.md: `manage.py check --deploy` is clean for the layout behind TLS; without
+    RUMMI_HTTPS (`make run`, plain HTTP) it names the HTTPS settings left off."""
+    key = {"SECRET_KEY": "a-production-key-" + "k3y" * 16, "RUMMI_DEBUG": "0"}
+    command = [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"]
+
+    behind_tls = _run(command, **key, RUMMI_HTTPS="1")
+    assert behind_tls.returncode == 0, behind_tls.stderr + behind_tls.stdout
+    plain = _run(command, **key, RUMMI_HTTPS="0")
+    assert plain.returncode == 1 and "security.W008" in plain.stderr + plain.stdout
 
 
 @pytest.mark.django_db(transaction=True)

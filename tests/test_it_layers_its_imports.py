@@ -1,8 +1,11 @@
 """docs/design.md "Layers and the import rule", checked over every source file of the site.
 
-engine ← game services ← adapters (views, api, consumers, tasks, receivers, live, admin);
-``accounts``, ``puzzles`` and any app to come depend on the games services and signals,
-never the reverse; no project module is imported inside a function body to dodge a cycle.
+Inside games: engine ← game services ← adapters (views, api, consumers, tasks, receivers,
+live, admin). Between apps: the declared order of rummi_site/layers.py, lowest first; an app
+imports its own modules and the apps of lower layers (never another app's adapters), never a
+sibling of its layer nor a higher one. No app code looks a model up by name in the app registry
+(``apps.get_model``): that would dodge the order. The signals that cross apps live in
+games/signals.py. No project module is imported inside a function body to dodge a cycle.
 """
 
 from __future__ import annotations
@@ -12,17 +15,22 @@ from pathlib import Path
 
 import pytest
 
+from rummi_site.layers import LAYERS, layer_of
+
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = "rummi_site"
+# What an app may not import of another app: its adapters (pages, sockets, tasks, receivers).
+ADAPTERS = {"views", "api", "consumers", "routing", "urls", "admin", "tasks", "receivers", "live"}
+# The one module whose signals other apps send and connect to.
+SIGNALS = "games.signals"
 # The games modules other apps may use: its services, signals, identity, errors and models.
 GAMES_CORE = {
     "games.errors",
     "games.identity",
     "games.models",
     "games.modes",
+    "games.names",
     "games.notices",
-    "games.r45_services",
-    "games.replay",
     "games.review",
     "games.rows",
     "games.services",
@@ -35,6 +43,7 @@ ALLOWED_IN_FUNCTIONS = {
     ("games/apps.py", "ready"): "Django connects receivers in AppConfig.ready",
     ("puzzles/apps.py", "ready"): "Django connects receivers in AppConfig.ready",
     ("players/apps.py", "ready"): "Django connects receivers in AppConfig.ready",
+    ("ratings/apps.py", "ready"): "Django connects receivers in AppConfig.ready",
     ("tournaments/apps.py", "ready"): "Django connects receivers in AppConfig.ready",
     ("games/engine/native.py", "kind"): "the solver finder must be installed before the solver",
 }
@@ -110,7 +119,7 @@ def layer(module: str) -> str:
 def breaks_the_rule(importer: str, imported: str) -> str | None:
     """Why ``importer`` may not import ``imported``, or None when it may."""
     source, target = layer(importer), layer(imported)
-    top = imported.split(".")[0]
+    top, own = imported.split(".")[0], importer.split(".")[0]
     if source == "engine":
         return None  # tests/test_it_imports_no_framework_in_engine.py has the engine's rule
     if source == "core":
@@ -118,22 +127,54 @@ def breaks_the_rule(importer: str, imported: str) -> str | None:
             return f"the games services may not import {target} {imported}"
         if top in FRAMEWORK_ADAPTERS:
             return f"the games services may not import {top}"
-    if source == "adapter" and target == "app":
-        return f"games may not import another app ({imported})"
-    if source == "app":
+    in_apps = source in ("core", "adapter", "app") and target in ("core", "adapter", "app")
+    if in_apps and top != own:
+        if layer_of(top) == layer_of(own):
+            return f"{own} and {top} share a layer: neither imports the other"
+        if layer_of(top) > layer_of(own):
+            return f"{own} is below {top} (rummi_site/layers.py): it may not import it"
         if target == "adapter":
             return f"an app depends on the games services and signals, not {imported}"
-        if target == "app" and top != importer.split(".")[0]:
-            return f"apps do not import each other ({imported})"
+        if imported.split(".")[1:2] and imported.split(".")[1] in ADAPTERS:
+            return f"an app uses another app's services and models, not {imported}"
     edge = source == "project" and importer.startswith(f"{PROJECT}.jsonapi")
     if edge and target != "outside" and imported != "games.errors":
         return "the JSON edge knows only the domain errors"
     return None
 
 
+def registry_lookups(path: Path) -> list[tuple[int, str]]:
+    """(line, what) for each use of Django's app registry to reach a model by name."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Attribute) and node.attr in ("get_model", "get_models"):
+            found.append((node.lineno, f".{node.attr}"))
+        if isinstance(node, ast.ImportFrom) and node.module == "django.apps":
+            found += [(node.lineno, "django.apps.apps") for a in node.names if a.name == "apps"]
+    return found
+
+
+def signals_defined(path: Path) -> list[str]:
+    """The names a module binds to a ``Signal()`` at its top level."""
+    names = []
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            call = node.value.func
+            if getattr(call, "id", getattr(call, "attr", None)) == "Signal":
+                names += [t.id for t in node.targets if isinstance(t, ast.Name)]
+    return names
+
+
 def test_the_apps_are_found() -> None:
-    assert {"games", "accounts", "puzzles", "players"} <= apps()
+    assert {"games", "accounts", "puzzles", "players", "ratings", "tournaments"} <= apps()
     assert len(sources()) > 30
+
+
+def test_every_app_has_one_place_in_the_declared_order() -> None:
+    declared = [app for apps_of_layer in LAYERS for app in apps_of_layer]
+
+    assert sorted(declared) == sorted(apps()), "rummi_site/layers.py lists every app once"
+    assert LAYERS[0] == ("games",), "games is the lowest layer: every app may use its services"
 
 
 def test_every_import_follows_the_layers() -> None:
@@ -161,8 +202,50 @@ def test_no_project_module_is_imported_inside_a_function() -> None:
     assert hidden == []
 
 
+def test_no_app_reaches_a_model_through_the_app_registry() -> None:
+    """Migrations (excluded from the sources) get their models from the registry they are
+    given; app code imports what its layer allows instead."""
+    found = [
+        f"{path.relative_to(ROOT)}:{line} uses {what}"
+        for path in sources()
+        for line, what in registry_lookups(path)
+    ]
+
+    assert found == []
+
+
+def test_it_spots_a_model_looked_up_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "probe.py"
+    path.write_text(
+        "from django.apps import apps as registry\n\n"
+        "def f():\n    return registry.get_model('players', 'Rating')\n"
+    )
+
+    assert [line for line, _ in registry_lookups(path)] == [1, 4]
+
+
+def test_the_signals_that_cross_apps_live_in_games_signals() -> None:
+    """A signal declared anywhere else is sent and heard inside its own app only."""
+    declared = {module_of(p): signals_defined(p) for p in sources() if signals_defined(p)}
+    crossing = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in sources()
+        for name, line, _ in imports(path)
+        if name in declared
+        and name != SIGNALS
+        and name.split(".")[0] != module_of(path).split(".")[0]
+    ]
+
+    assert SIGNALS in declared
+    assert crossing == []
+
+
 def test_services_import_no_task_module_and_no_other_app() -> None:
-    names = {name for name, _, _ in imports(ROOT / "games" / "services.py")}
+    names = {
+        name
+        for path in sorted((ROOT / "games" / "services").glob("*.py"))
+        for name, _, _ in imports(path)
+    }
 
     assert not any(n.split(".")[0] in apps() - {"games"} for n in names)
     assert not any(layer(n) == "adapter" for n in names), names
@@ -183,10 +266,20 @@ def test_services_import_no_task_module_and_no_other_app() -> None:
         ("accounts.views", "games.tasks"),
         ("puzzles.views", "games.views"),
         ("puzzles.services", "accounts.models"),
-        ("players.trophies", "puzzles.models"),
-        ("games.services", "players.ratings"),
+        ("tournaments.services", "players.models"),
+        ("games.services", "ratings.services"),
         ("games.receivers", "players.receivers"),
         ("players.views", "games.views"),
+        ("games.models", "ratings.models"),
+        ("ratings.services", "tournaments.services"),
+        ("ratings.services", "players.models"),
+        ("ratings.services", "puzzles.services"),
+        ("tournaments.services", "matchmaking.services"),
+        ("matchmaking.services", "tournaments.models"),
+        ("tournaments.services", "players.models"),
+        ("players.views", "accounts.views"),
+        ("players.trophies", "tournaments.views"),
+        ("players.account", "puzzles.tasks"),
         ("games.identity", "channels.db"),
         ("rummi_site.jsonapi", "games.services"),
     ],
@@ -207,8 +300,14 @@ def test_it_spots_a_layer_broken(importer: str, imported: str) -> None:
         ("puzzles.signals", "games.signals"),
         ("accounts.views", "games.notices"),
         ("players.receivers", "games.signals"),
-        ("players.ratings", "games.models"),
+        ("ratings.services", "games.models"),
         ("players.moments", "games.engine.state"),
+        ("tournaments.services", "ratings.services"),
+        ("matchmaking.services", "ratings.services"),
+        ("players.trophies", "puzzles.services"),
+        ("players.trophies", "tournaments.services"),
+        ("players.views", "ratings.models"),
+        ("accounts.views", "players.models"),
         ("rummi_site.jsonapi", "games.errors"),
     ],
 )

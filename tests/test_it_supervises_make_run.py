@@ -4,6 +4,7 @@ process behind."""
 
 from __future__ import annotations
 
+import configparser
 import os
 import shutil
 import signal
@@ -48,7 +49,32 @@ def answers(port: int) -> bool:
         return False
 
 
-def test_it_restarts_what_dies_and_stops_everything_on_an_interrupt(tmp_path: Path) -> None:
+def size(file: Path) -> int:
+    return file.stat().st_size if file.exists() else 0
+
+
+def written_since(file: Path, offset: int, line: str) -> bool:
+    """``line`` is in what ``file`` gained past ``offset`` (its size when its writer died)."""
+    with file.open("rb") as f:
+        f.seek(offset)
+        return line.encode() in f.read()
+
+
+def test_its_three_programs_are_stopped_together() -> None:
+    """supervisord stops groups one after another: web, worker and beat in one group are
+    stopped at once, so Ctrl-C takes the longest stopwaitsecs at most, well within 10 s."""
+    config = configparser.RawConfigParser()
+    config.read(ROOT / "deploy" / "supervisord.conf")
+    programs = [s.split(":", 1)[1] for s in config.sections() if s.startswith("program:")]
+    groups = [s for s in config.sections() if s.startswith("group:")]
+    assert len(groups) == 1, groups
+    assert sorted(config[groups[0]]["programs"].split(",")) == sorted(programs)
+    assert max(config.getint(f"program:{p}", "stopwaitsecs") for p in programs) <= 5
+
+
+def test_it_restarts_what_dies_and_stops_everything_on_an_interrupt(
+    tmp_path: Path, collected_static: Path
+) -> None:
     # A copy of the layout the config expects beside it: deploy/, .venv, var/.
     (tmp_path / "deploy").mkdir()
     shutil.copy(ROOT / "deploy" / "supervisord.conf", tmp_path / "deploy" / "supervisord.conf")
@@ -63,6 +89,7 @@ def test_it_restarts_what_dies_and_stops_everything_on_an_interrupt(tmp_path: Pa
         RUMMI_PORT=str(port),
         RUMMI_SQLITE_PATH=str(tmp_path / "site.sqlite3"),
         RUMMI_CELERY_DIR=str(tmp_path / "broker"),
+        RUMMI_STATIC_ROOT=str(collected_static),
     )
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
@@ -70,6 +97,8 @@ def test_it_restarts_what_dies_and_stops_everything_on_an_interrupt(tmp_path: Pa
         [sys.executable, str(ROOT / "manage.py"), "migrate", "-v", "0"], env=env, check=True
     )
     log = tmp_path / "supervisord.out"
+    logs = tmp_path / "var" / "log"
+    logged: dict[str, int] = {}
     tag = str(tmp_path)
     with log.open("wb") as out:
         manager = subprocess.Popen(
@@ -93,6 +122,8 @@ def test_it_restarts_what_dies_and_stops_everything_on_an_interrupt(tmp_path: Pa
                 if needle in Path(f"/proc/{p}/cmdline").read_text().replace("\0", " ")
             ]
             assert pids, name
+            # What the process writes from its next start on: its log's end as it dies.
+            logged[name] = size(logs / f"celery-{name}.log")
             os.kill(pids[0], signal.SIGKILL)
             wait(
                 lambda n=name: (
@@ -109,13 +140,35 @@ def test_it_restarts_what_dies_and_stops_everything_on_an_interrupt(tmp_path: Pa
                 log,
             )
         wait(lambda: answers(port), 90, "the restarted site answers", log)
-        time.sleep(3)
+        # Ctrl-C once all three are up again, each past its start (not after a guessed pause):
+        # supervisord holds each RUNNING since its last spawn, and the new worker and beat have
+        # said "ready" and "Starting" in their logs. Stopped halfway through its start, a
+        # process on a loaded machine may take its whole stopwaitsecs to die.
+        for name, line in (("web", ""), ("worker", " ready."), ("beat", "beat: Starting...")):
+            wait(
+                lambda n=name: (
+                    f"success: {n} entered RUNNING"
+                    in log.read_text().rsplit(f"spawned: '{n}'", 1)[-1]
+                ),
+                60,
+                f"{name} runs again",
+                log,
+            )
+            if line:
+                wait(
+                    lambda n=name, t=line: written_since(logs / f"celery-{n}.log", logged[n], t),
+                    60,
+                    f"{name} has started again ({line!r} in its log)",
+                    log,
+                )
         started = time.monotonic()
         os.kill(manager.pid, signal.SIGINT)
         manager.wait(15)
         stopped = time.monotonic() - started
         wait(lambda: not children(tag), 5, "no process is left", log)
         print(f"stopped in {stopped:.1f} s")
+        # All three are stopped at once (one group), so supervisord's own kill after the
+        # longest stopwaitsecs (5 s) bounds the stop, however slowly a process answers its TERM.
         assert stopped < 10, log.read_text()[-2000:]
     finally:
         if manager.poll() is None:

@@ -8,8 +8,15 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -18,7 +25,14 @@ from games.errors import DomainError
 from games.modes import BOT_STRENGTHS
 
 from . import services
-from .models import Action, Entry, Round, Table, TableSeat, Tournament
+from .models import Action, Entry, Round, State, Table, TableSeat, Tournament
+
+# The organiser's buttons on a tournament's own change page, by its state.
+STEPS_OF = {
+    State.SCHEDULED: (("start", "Start now"), ("cancel", "Cancel…")),
+    State.RUNNING: (("pause", "Pause"), ("cancel", "Cancel…")),
+    State.PAUSED: (("resume", "Resume"), ("cancel", "Cancel…")),
+}
 
 
 class NoAdding:
@@ -39,6 +53,7 @@ class ActionInline(NoAdding, admin.TabularInline):
 
 class EntryInline(NoAdding, admin.TabularInline):
     model = Entry
+    verbose_name_plural = "entries"
     fields = ("rank", "name", "user", "bot_strength", "rating", "points", "byes", "withdrawn")
     readonly_fields = fields
     extra = 0
@@ -52,6 +67,13 @@ class AddPlayerForm(forms.Form):
         required=False, choices=[("", "—")] + [(s, s.title()) for s in BOT_STRENGTHS]
     )
     count = forms.IntegerField(min_value=1, max_value=200, initial=1, help_text="bots to add")
+
+
+class EmptyWhenNone(forms.JSONField):
+    """A JSON field left empty when the value is None, not pre-filled with ``null``."""
+
+    def prepare_value(self, value: Any) -> Any:
+        return "" if value is None else super().prepare_value(value)
 
 
 class ReasonForm(forms.Form):
@@ -141,6 +163,30 @@ class TournamentAdmin(admin.ModelAdmin):
             reverse("admin:tournaments_entry_changelist") + f"?tournament__id__exact={t.pk}",
         )
 
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "points_scheme":
+            kwargs["form_class"] = EmptyWhenNone
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        t = Tournament.objects.filter(pk=object_id).first() if object_id.isdigit() else None
+        buttons = [
+            {"verb": verb, "label": label, "url": self._step_url(t, verb)}
+            for verb, label in (STEPS_OF.get(t.state, ()) if t else ())
+        ]
+        context = {**(extra_context or {}), "organiser_steps": buttons}
+        return super().change_view(request, object_id, form_url, context)
+
+    @staticmethod
+    def _step_url(t: Tournament, verb: str) -> str:
+        return reverse("admin:tournaments_tournament_step", args=[t.pk, verb])
+
     def save_form(self, request: HttpRequest, form: Any, change: bool) -> Any:
         return form.save(commit=False)
 
@@ -172,7 +218,12 @@ class TournamentAdmin(admin.ModelAdmin):
                 "<int:tid>/add-player/",
                 self.admin_site.admin_view(self.add_player_view),
                 name="tournaments_tournament_add_player",
-            )
+            ),
+            path(
+                "<int:tid>/step/<str:verb>/",
+                self.admin_site.admin_view(self.step_view),
+                name="tournaments_tournament_step",
+            ),
         ]
         return own + super().get_urls()
 
@@ -199,6 +250,38 @@ class TournamentAdmin(admin.ModelAdmin):
             "form": form,
         }
         return TemplateResponse(request, "admin/tournaments/add_player.html", context)
+
+    def step_view(self, request: HttpRequest, tid: int, verb: str) -> HttpResponse:
+        """The change page's Start, Pause, Resume and Cancel buttons: the same services as the
+        changelist's actions, each kept in the tournament's history by those services. Cancel
+        asks for its reason first."""
+        t = services.get(tid)
+        if not self.has_change_permission(request, t):
+            raise PermissionDenied
+        back = HttpResponseRedirect(reverse("admin:tournaments_tournament_change", args=[tid]))
+        if verb == "cancel":
+            form = ReasonForm(request.POST if "apply" in request.POST else None)
+            if request.method != "POST" or not form.is_valid():
+                return _ask_reason(self, request, [t], form, "cancel", f"Cancel {t.name}")
+            reason = form.cleaned_data["reason"]
+
+            def cancel() -> None:
+                services.cancel(request.user, t, reason)
+
+            _run(self, request, f"Cancelled {t.name}.", cancel)
+            return back
+        steps: dict[str, tuple[str, Any]] = {
+            "start": (f"Started {t.name}.", lambda: services.start(request.user, t.pk)),
+            "pause": (f"Paused {t.name}.", lambda: services.pause(request.user, t)),
+            "resume": (f"Resumed {t.name}.", lambda: services.resume(request.user, t)),
+        }
+        if verb not in steps:
+            raise Http404("No such step: start, pause, resume or cancel.")
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"], "Use the buttons of the tournament's page.")
+        done, call = steps[verb]
+        _run(self, request, done, call)
+        return back
 
     @admin.action(description="Open registration")
     def open_registration(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
@@ -248,7 +331,7 @@ class TournamentAdmin(admin.ModelAdmin):
 def _ask_reason(
     model_admin: admin.ModelAdmin,
     request: HttpRequest,
-    queryset: QuerySet[Any],
+    queryset: QuerySet[Any] | list[Any],
     form: Any,
     action: str,
     title: str,

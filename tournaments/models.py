@@ -8,12 +8,15 @@ scoring. Standings are a cache of those rows: ``services.recompute_standings`` r
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from games.engine.errors import InvalidInput
 from games.models import Game, Mode
+from games.modes import setup_from
 
 
 class Format(models.TextChoices):
@@ -100,6 +103,34 @@ class Tournament(models.Model):
     def is_correspondence(self) -> bool:
         return self.correspondence_days is not None
 
+    def game_options(self) -> dict[str, Any]:
+        """What each table is created with (games.modes.setup_from's options, the seats apart):
+        the tournament's clock or days a move, and its target score if it has one."""
+        options: dict[str, Any] = {"mode": self.mode}
+        if self.correspondence_days:
+            options["days"] = self.correspondence_days
+        else:
+            options["clock"] = self.clock_seconds
+        if self.target_score:
+            options["target"] = self.target_score
+        return options
+
+    @property
+    def match_label(self) -> str:
+        """What a table plays, as its game will (docs/fair-play.md "Tournament settings")."""
+        try:
+            setup = setup_from({**self.game_options(), "players": self.table_size})
+        except InvalidInput:
+            return ""  # services.check refuses such a tournament with a sentence
+        match = setup.config.get("match")
+        if match is None:
+            return "single games"  # a family of one game, no rounds (Rummy 45)
+        if match["kind"] == "target":
+            return f"games to {match['target']} points"
+        if match["kind"] == "rounds":
+            return f"games of {match['rounds']} rounds"
+        return "one-round games"
+
     @property
     def clock_label(self) -> str:
         if self.correspondence_days:
@@ -134,6 +165,7 @@ class Entry(models.Model):
     joined_round = models.PositiveSmallIntegerField(default=0, help_text="0: before the start")
 
     class Meta:
+        verbose_name_plural = "entries"
         ordering = ["rank", "-points", "pk"]
         constraints = [
             models.UniqueConstraint(

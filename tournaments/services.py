@@ -15,21 +15,26 @@ import hmac
 import logging
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from games import services as games
 from games import signals as game_signals
+from games.engine.errors import InvalidInput
+from games.engine.families import modes
 from games.engine.state import commitment
 from games.errors import Conflict, Forbidden, Invalid, NotFound
-from games.models import Game, GameEvent, GameResult, Mode, Status
-from games.modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, LIVE_CLOCKS
+from games.models import Game, GameResult
+from games.modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, LIVE_CLOCKS, mode_info, setup_from
+from games.names import shown_name
+from ratings import services as ratings
+from rummi_site import push
 
 from . import pairing, signals
 from .models import (
@@ -51,10 +56,6 @@ log = logging.getLogger(__name__)
 # adjudicated (docs/design.md "Tournaments"): each game's own clock is days a move.
 CORRESPONDENCE_ROUND_MOVES = 10
 DEADLINE_NOTE = "round deadline: scored as if blocked, the lowest rack first"
-# A table has been played once one of these is in its log: a Rummikub move, or a Rummy 45
-# turn's take or discard (its setup, done again on a new deal, does not count).
-MOVES = ("TilesPlayed", "TileDrawn", "Passed", "TurnTimedOut", "PlayerResigned")
-MOVES += ("DiscardTaken", "TrumpTaken", "Discarded")
 BYE_SHARE = 0.5  # a bye is worth half the most points a table gives (docs/tournaments.md)
 
 
@@ -83,20 +84,31 @@ def get(tournament_id: int, lock: bool = False) -> Tournament:
 
 def check(t: Tournament) -> None:
     """Refuse a tournament that cannot be run, with a sentence an organiser understands."""
-    if t.mode == Mode.SANDBOX:
-        raise Invalid("bad_tournament", "Sandbox games are not played in tournaments.")
-    if t.mode not in Mode.values:
-        raise Invalid("bad_tournament", f"The mode is one of {', '.join(Mode.values)}.")
-    if t.mode == Mode.R45 and t.correspondence_days is not None:
-        # A correspondence round's deadline ends its tables as blocked Rummikub rounds; a Rummy
-        # 45 game has no such ending (games.services.end_game refuses it).
+    if t.mode not in modes():
+        raise Invalid("bad_tournament", f"The mode is one of {', '.join(modes())}.")
+    info = mode_info(t.mode)
+    if not info.rated:
+        raise Invalid("bad_tournament", f"{info.label} games are not played in tournaments.")
+    if info.live_only and t.correspondence_days is not None:
+        # A correspondence round's deadline ends its tables by an operator's end, which such
+        # a game has not (games.services.can_end).
         raise Invalid(
             "bad_tournament",
-            "Rummy 45 tournaments are live: a Rummy 45 table cannot be ended at a round's "
-            "deadline, so give it a clock, not days a move.",
+            f"{info.label} tournaments are live: a {info.label} table cannot be ended at a "
+            "round's deadline, so give it a clock, not days a move.",
         )
-    if t.mode == Mode.RUSH and t.table_size != 2:
-        raise Invalid("bad_tournament", "Rummy Rush is for two: use 2 per table.")
+    if t.table_size not in info.players:
+        counts = ", ".join(map(str, info.players))
+        if len(info.players) == 1:
+            only = info.players[0]
+            words = {2: "two", 3: "three", 4: "four"}
+            raise Invalid(
+                "bad_tournament",
+                f"{info.label} is for {words.get(only, only)}: use {only} per table.",
+            )
+        raise Invalid(
+            "bad_tournament", f"{info.label} is played by {counts} a table: use one of those."
+        )
     if t.correspondence_days is not None:
         if t.correspondence_days not in CORRESPONDENCE_DAYS:
             raise Invalid("bad_tournament", "Days a move are 1, 3 or 7.")
@@ -104,6 +116,7 @@ def check(t: Tournament) -> None:
             raise Invalid("bad_tournament", "An arena is live: give it a clock, not days a move.")
     elif t.clock_seconds not in LIVE_CLOCKS:
         raise Invalid("bad_tournament", "A live clock is 30, 60 or 120 seconds a turn.")
+    _check_the_tables_play_what_the_page_says(t)
     if t.format == Format.ARENA:
         if not t.duration_minutes:
             raise Invalid("bad_tournament", "An arena needs a duration in minutes.")
@@ -125,28 +138,44 @@ def check(t: Tournament) -> None:
             )
 
 
+def _check_the_tables_play_what_the_page_says(t: Tournament) -> None:
+    """A setting the mode fixes is refused, never silently replaced: each table is made by
+    games.modes.setup_from, so what it would play is compared with what the tournament states
+    (docs/fair-play.md "Tournament settings")."""
+    label = mode_info(t.mode).label
+    try:
+        setup = setup_from({**t.game_options(), "players": t.table_size})
+    except InvalidInput as error:
+        raise Invalid("bad_tournament", f"A {label} table cannot be made: {error}.") from None
+    if t.correspondence_days is None and setup.clock_seconds != t.clock_seconds:
+        raise Invalid(
+            "bad_tournament",
+            f"{label} is always played at {setup.clock_seconds} s a turn: set the clock to "
+            f"{setup.clock_seconds} s, or choose another mode.",
+        )
+    match = setup.config.get("match") or {"kind": "single"}
+    if t.target_score and (match["kind"] != "target" or match.get("target") != t.target_score):
+        plays = f"{match.get('rounds')} rounds" if match["kind"] == "rounds" else "one game"
+        raise Invalid(
+            "bad_tournament",
+            f"{label} has no target score (a table plays {plays}): leave the target score "
+            "empty, or choose Parlor League or Blitz.",
+        )
+
+
 # Entering
 
 
+def pool_of(t: Tournament) -> str | None:
+    """The pool the tournament's games are rated in, by the ratings app's one rule
+    (ratings/services.py ``pool_for``); None for a mode never rated."""
+    return ratings.pool_for(t.mode, t.table_size, t.correspondence_days)
+
+
 def rating_of(user_id: int, t: Tournament) -> int:
-    """The entrant's rating in the pool the tournament's games count in, where the players app
-    keeps ratings (looked up by name: apps do not import each other); 1500 otherwise."""
-    if not apps.is_installed("players"):
-        return 1500
-    rating = apps.get_model("players", "Rating")
-    found = rating.objects.filter(user_id=user_id, pool=pool_of(t)).values_list("shown", flat=True)
-    return int(found.first() or 1500)
-
-
-def pool_of(t: Tournament) -> str:
-    """As players/ratings.py ``pool_of`` names the pools (docs/design.md "Ratings")."""
-    if t.mode == Mode.R45:
-        return "r45"
-    if t.mode == Mode.RUSH:
-        return "rush"
-    if t.correspondence_days:
-        return "corr"
-    return "live2" if t.table_size == 2 else "live36"
+    """The entrant's shown rating in the tournament's pool: its seeding number."""
+    pool = pool_of(t)
+    return ratings.rating_of(user_id, pool) if pool else ratings.FRESH
 
 
 def _late_join_open(t: Tournament) -> bool:
@@ -196,7 +225,7 @@ def join(user: Any, tournament_id: int) -> Entry:
             entry = Entry.objects.create(
                 tournament=t,
                 user=user,
-                name=user.get_username(),
+                name=shown_name(user),
                 rating=rating_of(user.pk, t),
                 joined_round=late,
             )
@@ -210,7 +239,7 @@ def join(user: Any, tournament_id: int) -> Entry:
 
 
 def _check_conditions(t: Tournament, user: Any) -> None:
-    played = GameResult.objects.filter(user=user).count()
+    played = GameResult.objects.filter(user=user, aborted=False, absent=False).count()
     if played < t.min_games:
         raise Forbidden(
             "conditions", f"This tournament needs {t.min_games} finished games; you have {played}."
@@ -267,7 +296,7 @@ def add_player(actor: Any, t: Tournament, username: str = "", bot: str = "") -> 
             tournament=t,
             bot_strength=bot,
             name=f"{bot.title()} bot {count}",
-            rating=BOT_RATINGS[bot],
+            rating=ratings.bot_rating(bot),
             joined_round=late,
         )
     else:
@@ -282,17 +311,13 @@ def add_player(actor: Any, t: Tournament, username: str = "", bot: str = "") -> 
         entry = Entry.objects.create(
             tournament=t,
             user=user,
-            name=user.get_username(),
+            name=shown_name(user),
             rating=rating_of(user.pk, t),
             joined_round=late,
         )
     record(t, actor, "added", entry.name, public=bool(late))
     _after_entry_change(t)
     return entry
-
-
-# Fixed seeding ratings of bot entrants (docs/tournaments.md), as the rating pools rate them.
-BOT_RATINGS = {"beginner": 1000, "casual": 1300, "strong": 1600, "master": 1900}
 
 
 def withdraw(actor: Any, entry: Entry) -> Entry:
@@ -343,6 +368,7 @@ def pause(actor: Any, t: Tournament) -> None:
         raise Conflict("not_running", "Only a running tournament can be paused.")
     Tournament.objects.filter(pk=t.pk).update(state=State.PAUSED)
     record(t, actor, "paused", public=True)
+    transaction.on_commit(lambda: _standings_changed(t.pk))
 
 
 def resume(actor: Any, t: Tournament) -> None:
@@ -350,6 +376,7 @@ def resume(actor: Any, t: Tournament) -> None:
         raise Conflict("not_paused", "The tournament is not paused.")
     Tournament.objects.filter(pk=t.pk).update(state=State.RUNNING)
     record(t, actor, "resumed", public=True)
+    transaction.on_commit(lambda: _standings_changed(t.pk))
     advance(t.pk)
 
 
@@ -359,11 +386,13 @@ def cancel(actor: Any, t: Tournament, reason: str = "") -> None:
         raise Conflict("over", "The tournament is over.")
     Tournament.objects.filter(pk=t.pk).update(state=State.CANCELLED, finished=timezone.now())
     record(t, actor, "cancelled", reason, public=True)
-    # Rummy 45 tables cannot be ended by an operator: they play on to their end, and count
+    transaction.on_commit(lambda: _standings_changed(t.pk))
+    # Tables of a family an operator cannot end (Rummy 45) play on to their end, and count
     # for nothing more.
     stopped = Table.objects.filter(round__tournament=t, done=False, game__isnull=False)
-    for table in stopped.exclude(game__mode=Mode.R45):
-        games.end_game(table.game.public_id, f"tournament cancelled {reason}".strip())
+    for table in stopped.select_related("game"):
+        if games.can_end(table.game):
+            games.end_game(table.game.public_id, f"tournament cancelled {reason}".strip())
 
 
 def adjudicate(actor: Any, table: Table, reason: str) -> None:
@@ -374,10 +403,11 @@ def adjudicate(actor: Any, table: Table, reason: str) -> None:
         raise Invalid("reason_required", "Say why the table is adjudicated.")
     if table.done or table.game is None:
         raise Conflict("table_done", "That table has finished.")
-    if table.game.mode == Mode.R45:
+    if not games.can_end(table.game):
+        label = mode_info(table.game.mode).label
         raise Conflict(
             "not_adjudicated",
-            "A Rummy 45 table cannot be adjudicated: it plays on until someone goes out (a "
+            f"A {label} table cannot be adjudicated: it plays on until someone goes out (a "
             "player gone for a minute has their turns played by a bot).",
         )
     Table.objects.filter(pk=table.pk).update(adjudicated=reason[:300])
@@ -401,10 +431,9 @@ def repair_round(actor: Any, rnd: Round) -> Round:
         if rnd.state == RoundState.DONE or rnd.number != current_round_number(t):
             raise Conflict("round_started", "Only the current round can be paired again.")
         gids = [tb.game_id for tb in rnd.tables.all() if tb.game_id]
-        moved = GameEvent.objects.filter(game_id__in=gids, kind__in=MOVES).exists()
-        if moved or Game.objects.filter(pk__in=gids, status=Status.FINISHED).exists():
+        if games.play_started(gids):
             raise Conflict("round_started", "A table of this round has started to play.")
-        Game.objects.filter(pk__in=gids).delete()
+        games.delete_unstarted(gids)
         for bye in rnd.byes.select_related("entry"):
             Entry.objects.filter(pk=bye.entry_id).update(byes=bye.entry.byes - 1)
         number = rnd.number
@@ -538,20 +567,15 @@ def _pair(t: Tournament, number: int) -> Round:
         Bye.objects.create(round=rnd, entry_id=key, points=most * BYE_SHARE)
         Entry.objects.filter(pk=key).update(byes=by_key[key].byes + 1)
     record(t, None, "paired", f"round {number}: {len(paired.tables)} tables")
+    # Its page hears of the new round on its socket (tournaments/live.py), not by polling.
+    transaction.on_commit(lambda: _standings_changed(t.pk))
     if not paired.tables:
         transaction.on_commit(lambda: close_round(rnd.pk))
     return rnd
 
 
 def _game_options(t: Tournament) -> dict[str, Any]:
-    options: dict[str, Any] = {"mode": t.mode}
-    if t.correspondence_days:
-        options["days"] = t.correspondence_days
-    else:
-        options["clock"] = t.clock_seconds
-    if t.target_score:
-        options["target"] = t.target_score
-    return options
+    return t.game_options()
 
 
 def _make_table(t: Tournament, rnd: Round, number: int, entries: list[Entry]) -> Table:
@@ -569,6 +593,7 @@ def _make_table(t: Tournament, rnd: Round, number: int, entries: list[Entry]) ->
         seed=seed,
         sealed=t.format == Format.DUPLICATE,
         stand_in=not t.correspondence_days,
+        occasion_url=t.get_absolute_url(),
         occasion=f"{t.name}, table {number}"
         if t.format == Format.ARENA
         else f"{t.name}, round {rnd.number}, table {number}",
@@ -577,6 +602,18 @@ def _make_table(t: Tournament, rnd: Round, number: int, entries: list[Entry]) ->
     TableSeat.objects.bulk_create(
         TableSeat(table=table, entry=e, seat=i) for i, e in enumerate(entries)
     )
+    # Each player hears the call on every page they have open (rummi_site/me.py).
+    call = {
+        "kind": "table",
+        "tournament": t.name,
+        "tournament_url": t.get_absolute_url(),
+        "round": rnd.number,
+        "table": number,
+        "game": game.public_id,
+        "url": game.get_absolute_url(),
+    }
+    people = [e.user_id for e in entries if not e.is_bot and e.user_id]
+    transaction.on_commit(lambda: [push.notify(user_id, call) for user_id in people])
     return table
 
 
@@ -613,13 +650,19 @@ def table_finished(gid: str) -> Table | None:
         )
         if t.format == Format.ARENA:
             points = [_arena_points(s.entry, p) for s, p in zip(seats, points, strict=True)]
+        # An absent person (never at the table in its first minute) is the table's last place
+        # with no points (docs/fair-play.md).
+        absent = [s for s in seats if results[s.seat].absent]
         for seat, place, earned in zip(seats, places, points, strict=True):
             seat.place = place
             seat.total = results[seat.seat].total
-            seat.points = earned
+            seat.points = 0.0 if seat in absent and earned is not None else earned
             seat.save(update_fields=["place", "total", "points"])
         locked.done = True
         locked.save(update_fields=["done"])
+        if t.format in (Format.SWISS, Format.ARENA):
+            for seat in absent:
+                _withdraw_absent(t, seat.entry, table.round.number)
     if t.format == Format.ARENA:
         advance(t.pk)  # the table's players are seated again first, then the standings
         recompute_standings(t)
@@ -629,6 +672,16 @@ def table_finished(gid: str) -> Table | None:
     else:
         recompute_standings(t)
     return locked
+
+
+def _withdraw_absent(t: Tournament, entry: Entry, number: int) -> None:
+    """A Swiss's or an arena's entrant absent from their game missed the round: they are
+    withdrawn, paired no more, and may come back by joining again (docs/fair-play.md)."""
+    if not entry.withdrawn:
+        entry.withdrawn = True
+        entry.save(update_fields=["withdrawn"])
+        what = "table" if t.format == Format.ARENA else f"round {number}"
+        record(t, None, "withdrawn: absent", f"{entry.name} missed {what}", public=True)
 
 
 def close_round(round_id: int) -> None:
@@ -656,6 +709,15 @@ def _score_duplicate(t: Tournament, rnd: Round) -> None:
         size = seat.table.seats.count()
         groups[(size, seat.seat)].append(seat)
     sizes = {size for size, _ in groups}
+    # An absent person scores nothing (docs/fair-play.md).
+    absent = {
+        seat.pk
+        for group in groups.values()
+        for seat in group
+        if GameResult.objects.filter(
+            game_id=seat.table.game_id, seat=seat.seat, absent=True
+        ).exists()
+    }
     for size in sizes:
         rows = [groups[(size, k)] for k in range(size)]
         earned = pairing.duplicate_points(
@@ -663,7 +725,7 @@ def _score_duplicate(t: Tournament, rnd: Round) -> None:
         )
         for group in rows:
             for seat in group:
-                seat.points = earned[seat.entry_id]
+                seat.points = 0.0 if seat.pk in absent else earned[seat.entry_id]
                 seat.save(update_fields=["points"])
 
 
@@ -801,10 +863,8 @@ def game_records(t: Tournament) -> tuple[list[pairing.GameRecord], dict[int, flo
 
 def standings(t: Tournament) -> list[pairing.Standing]:
     records, byes = game_records(t)
-    ratings = dict(t.entries.values_list("pk", "rating"))
-    return pairing.standings(
-        list(ratings), records, byes, {k: float(r) for k, r in ratings.items()}
-    )
+    seeds = dict(t.entries.values_list("pk", "rating"))
+    return pairing.standings(list(seeds), records, byes, {k: float(r) for k, r in seeds.items()})
 
 
 def recompute_standings(t: Tournament) -> list[pairing.Standing]:
@@ -857,15 +917,14 @@ def tick(now: datetime | None = None) -> list[str]:
             record(t, None, "not started", error.message, public=True)
             Tournament.objects.filter(pk=t.pk).update(state=State.CANCELLED, finished=now)
             done.append(f"cancelled {t.pk}")
-    late = (
-        Table.objects.filter(
-            done=False, round__deadline__lte=now, round__tournament__state=State.RUNNING
-        )
-        .exclude(game__mode=Mode.R45)  # never in a correspondence round (check refuses it)
-        .select_related("game", "round__tournament")
-    )
+    late = Table.objects.filter(
+        done=False, round__deadline__lte=now, round__tournament__state=State.RUNNING
+    ).select_related("game", "round__tournament")
     for table in late:
-        if table.game is not None and games.end_game(table.game.public_id, DEADLINE_NOTE):
+        # A family an operator cannot end is never in a correspondence round (check refuses it).
+        if table.game is None or not games.can_end(table.game):
+            continue
+        if games.end_game(table.game.public_id, DEADLINE_NOTE):
             record(
                 table.round.tournament,
                 None,
@@ -874,9 +933,21 @@ def tick(now: datetime | None = None) -> list[str]:
                 public=True,
             )
             done.append(f"deadline {table.pk}")
-    for t in Tournament.objects.filter(state=State.RUNNING):
-        advance(t.pk)
+    for pk in _with_a_next_step():
+        advance(pk)
     return done
+
+
+def _with_a_next_step() -> list[int]:
+    """Running tournaments with something for :func:`advance` to do, in one query whatever
+    their number: every arena (it seats its waiting players and ends on time), and the others
+    whose rounds are all done (a round is paired only once the one before it is done)."""
+    unfinished = Round.objects.filter(tournament=OuterRef("pk")).exclude(state=RoundState.DONE)
+    return list(
+        Tournament.objects.filter(state=State.RUNNING)
+        .filter(Q(format=Format.ARENA) | ~Exists(unfinished))
+        .values_list("pk", flat=True)
+    )
 
 
 # What a player sees
@@ -916,3 +987,62 @@ def in_running_tournament(user: Any) -> bool:
         user=user,
         withdrawn=False,
     ).exists()
+
+
+# What the apps above read and change of a player's tournaments (players: trophies, account
+# deletion; docs/design.md "Layers and the import rule")
+
+
+@dataclass(frozen=True)
+class FinalPlaces:
+    """A finished tournament's final standings: when it ended, its field (entries not
+    withdrawn, bots too) and each signed-in entrant's rank who played it to its end."""
+
+    finished: datetime
+    field: int
+    places: list[tuple[int, int]]
+
+
+def final_places(tournament_id: int) -> FinalPlaces | None:
+    """The stored final standings of a finished tournament, or None if it is not finished."""
+    t = Tournament.objects.filter(pk=tournament_id, state=State.FINISHED).first()
+    if t is None or t.finished is None:
+        return None
+    field = Entry.objects.filter(tournament=t, withdrawn=False).count()
+    ranked = Entry.objects.filter(
+        tournament=t, user__isnull=False, withdrawn=False, rank__isnull=False
+    )
+    # An entrant absent from every game they were paired in played nothing (docs/fair-play.md).
+    sat = list(
+        TableSeat.objects.filter(
+            table__round__tournament=t, table__game__results__seat=F("seat")
+        ).values_list("entry_id", "table__game__results__absent")
+    )
+    present = {entry for entry, was_absent in sat if not was_absent}
+    gone = {entry for entry, was_absent in sat if was_absent} - present
+    ranked = ranked.exclude(pk__in=gone)
+    places = list(ranked.values_list("user_id", "rank").order_by("rank", "pk"))
+    return FinalPlaces(t.finished, field, places)
+
+
+def finished_ids() -> list[int]:
+    """Every finished tournament's id, in the order they finished."""
+    done = Tournament.objects.filter(state=State.FINISHED, finished__isnull=False)
+    return list(done.order_by("finished", "pk").values_list("pk", flat=True))
+
+
+def rename_user(user_id: int, name: str) -> int:
+    """An account's name changed: its entries, past ones too, show the new one."""
+    return Entry.objects.filter(user_id=user_id).update(name=name)
+
+
+def forget_user(user: Any, name: str) -> None:
+    """An account is being deleted: its entries in tournaments still to come or running are
+    withdrawn (nobody is behind them to be paired any more; their finished tables and points
+    stay), and every entry of it is kept under ``name``, linked to no account."""
+    entries = Entry.objects.filter(user=user)
+    with transaction.atomic():
+        entries.exclude(tournament__state__in=(State.FINISHED, State.CANCELLED)).update(
+            withdrawn=True
+        )
+        entries.update(name=name, user=None)

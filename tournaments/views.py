@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -18,9 +16,10 @@ from games.errors import DomainError
 from games.models import Status
 from rummi_site.jsonapi import status_of
 from rummi_site.limits import limited
+from rummi_site.spreadsheet import write_csv
 
 from . import services
-from .models import Entry, Format, RoundState, State, Table, Tournament
+from .models import Entry, Format, RoundState, State, Table, TableSeat, Tournament
 
 TIEBREAKS = (
     ("score", "Score", "Score"),
@@ -46,6 +45,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 def standing_rows(t: Tournament) -> list[dict[str, Any]]:
     entries = t.entries.select_related("user").order_by("rank", "-points", "-rating", "pk")
+    absent = _absent_games(t)
     return [
         {
             "rank": e.rank,
@@ -62,9 +62,23 @@ def standing_rows(t: Tournament) -> list[dict[str, Any]]:
             },
             "byes": e.byes,
             "withdrawn": e.withdrawn,
+            # Games they were absent from (docs/fair-play.md): scored last, no points.
+            "absent": absent.get(e.pk, 0),
         }
         for e in entries
     ]
+
+
+def _absent_games(t: Tournament) -> dict[int, int]:
+    """How many of its games each entry was absent from, by entry id."""
+    found: dict[int, int] = {}
+    for entry_id in TableSeat.objects.filter(
+        table__round__tournament=t,
+        table__game__results__seat=F("seat"),
+        table__game__results__absent=True,
+    ).values_list("entry_id", flat=True):
+        found[entry_id] = found.get(entry_id, 0) + 1
+    return found
 
 
 def _username(entry: Entry) -> str | None:
@@ -76,11 +90,13 @@ def _username(entry: Entry) -> str | None:
 def pairing_rows(t: Tournament) -> list[dict[str, Any]]:
     rounds = []
     for rnd in t.rounds_set.prefetch_related(
-        "tables__seats__entry__user", "tables__game", "byes__entry__user"
+        "tables__seats__entry__user", "tables__game__results", "byes__entry__user"
     ):
         tables = []
         for table in rnd.tables.all():
             game = table.game
+            # "absent" or "played by a stand-in for N turns", by seat (docs/fair-play.md)
+            fair = {r.seat: r.fair_play for r in game.results.all()} if game else {}
             finished = game is not None and game.status == Status.FINISHED
             tables.append(
                 {
@@ -106,6 +122,7 @@ def pairing_rows(t: Tournament) -> list[dict[str, Any]]:
                             "username": _username(s.entry),
                             "place": s.place,
                             "points": s.points,
+                            "fair_play": fair.get(s.seat, ""),
                         }
                         for s in table.seats.all()
                     ],
@@ -175,11 +192,8 @@ def tournament_page(
         "live": {
             "socket": f"/ws/tournaments/{t.pk}/",
             "json": reverse("tournament_standings_json", args=[t.pk]),
-            # The in-memory channel layer lives in one process: what the worker changes (bot
-            # tables) reaches no socket, so the page also polls, more often.
-            "poll_ms": 3000
-            if "InMemory" in settings.CHANNEL_LAYERS["default"]["BACKEND"]
-            else 20000,
+            # The page polls only while its socket is down (static/tournaments/tournament.js).
+            "poll_ms": 5000,
             "me": mine.pk if mine else None,
         },
         "error": error.message if error else None,
@@ -225,11 +239,8 @@ def pairings_json(request: HttpRequest, tid: int) -> JsonResponse:
 
 
 def _csv(name: str, header: list[str], rows: list[list[Any]]) -> HttpResponse:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(header)
-    writer.writerows(rows)
-    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    """A CSV download; no cell is a formula to a spreadsheet (docs/fair-play.md "Exports")."""
+    response = HttpResponse(write_csv(header, rows), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 

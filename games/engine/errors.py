@@ -7,7 +7,15 @@ from __future__ import annotations
 
 
 class InvalidInput(ValueError):
-    """The request is malformed: unknown tile code or id, bad JSON shape, wrong seat."""
+    """The request is malformed: unknown tile code or id, bad JSON shape, wrong seat.
+
+    ``code`` names the malformation for programs when the caller knows it better than
+    ``bad_action`` (a play's table: ``bad_table``).
+    """
+
+    def __init__(self, message: str, code: str = "bad_action") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class IllegalMove(ValueError):

@@ -2,9 +2,12 @@
 
 ``seat_results(events, times)`` replays a log and returns one :class:`SeatResult` per seat
 (docs/design.md "Results"). ``times`` are the events' timestamps in seconds (any epoch), one
-per event, for the turn times; without them turn times are ``None``.
+per event, for the turn times; without them turn times are ``None``. :meth:`SeatResult.row` is
+the row the site stores: the fields every family has (``games.engine.family.RESULT_FIELDS``)
+and, in ``details``, Rummikub's own counts (:data:`DETAILS`).
 
-Definitions:
+Definitions (the common fields: ``place``, ``total``, ``went_out``, ``tiles_left``,
+``resigned``, ``turns``, ``average_turn_seconds``; the rest are details):
 
 * ``place``: 1 + the number of seats placed strictly better. Seats that did not resign come
   before seats that did; then the higher match total. Equal seats share the better place.
@@ -50,6 +53,19 @@ from .melds import meld_value
 from .state import GameState, evolve, replay
 
 TURN_EVENTS = (TilesPlayed, TileDrawn, Passed, TurnTimedOut)
+# Rummikub's own counts, the ``details`` of its result rows (the other fields are common).
+DETAILS: tuple[str, ...] = (
+    "rounds_won",
+    "rounds_won_out",
+    "rounds_won_blocked",
+    "melds_laid",
+    "tiles_played",
+    "jokers_played",
+    "jokers_held",
+    "openings",
+    "opening_points",
+    "biggest_turn",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +90,20 @@ class SeatResult:
     average_turn_seconds: float | None
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field flat (as the results were stored before ``details``; migration 0006
+        reads it)."""
         return asdict(self)
+
+    def row(self) -> dict[str, Any]:
+        """The stored row: the common fields, and Rummikub's own counts in ``details``.
+
+        >>> row = SeatResult(0, 1, 5, 1, 1, 0, True, 0, False, 2, 6, 0, 0, 1, 30, 4, 6, None).row()
+        >>> row["total"], row["details"]["melds_laid"], "melds_laid" in row
+        (5, 2, False)
+        """
+        flat = asdict(self)
+        details = {key: flat.pop(key) for key in DETAILS}
+        return {**flat, "details": details}
 
 
 @dataclass(slots=True)

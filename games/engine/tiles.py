@@ -36,7 +36,8 @@ class Tile:
     def parse(cls, code: str) -> Tile:
         """Parse ``R7``, ``K13`` or ``J`` (case-insensitive); raise :class:`InvalidInput`.
 
-        Codes are ASCII letters and digits only: ``R١`` or ``R１`` is no R1.
+        Codes are ASCII letters and digits only: ``R١`` or ``R１`` is no R1. A long code is
+        refused before its digits are read, and shown shortened.
 
         >>> Tile.parse("r7"), Tile.parse(" J ")
         (Tile(colour='R', number=7), Tile(colour=None, number=0))
@@ -44,15 +45,21 @@ class Tile:
         Traceback (most recent call last):
         ...
         games.engine.errors.InvalidInput: unknown tile 'R１': ...
+        >>> Tile.parse("R" + "7" * 5000)
+        Traceback (most recent call last):
+        ...
+        games.engine.errors.InvalidInput: unknown tile 'R77777777777777...: ...
         """
         text = code.strip().upper() if isinstance(code, str) and code.isascii() else ""
         if text == JOKER_CODE:
             return JOKER
-        if len(text) >= 2 and text[0] in COLOURS and text[1:].isdigit():
+        # At most two digits before any int(): Python refuses to read 4,300 digits or more.
+        if 2 <= len(text) <= 3 and text[0] in COLOURS and text[1:].isdigit():
             number = int(text[1:])
             if 1 <= number <= 13 and not text[1:].startswith("0"):
                 return cls(text[0], number)
-        raise InvalidInput(f"unknown tile {code!r}: expected a colour K, B, R or Y and 1-13, or J")
+        shown = repr(code) if len(repr(code)) <= 20 else repr(code)[:16] + "..."
+        raise InvalidInput(f"unknown tile {shown}: expected a colour K, B, R or Y and 1-13, or J")
 
     @property
     def is_joker(self) -> bool:

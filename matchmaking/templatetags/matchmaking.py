@@ -8,8 +8,8 @@ from typing import Any
 from django import template
 
 from games.identity import Identity
-from games.models import Mode
-from games.modes import BOT_STRENGTHS, players_allowed
+from games.modes import BOT_STRENGTHS, mode_info, players_allowed
+from ratings import services as ratings
 
 from .. import services
 
@@ -30,7 +30,14 @@ def seek_panel(context: dict[str, Any]) -> dict[str, Any]:
         return panel
     panel.update(
         modes=[
-            {"mode": m, "label": Mode(m).label, "players": list(players_allowed(m))}
+            {
+                "mode": m,
+                "label": mode_info(m).label,
+                "players": list(players_allowed(m)),
+                # The pool each table size is rated in: the panel warns of the players a seek
+                # there would meet only unrated (services.unrated_with).
+                "pools": {n: ratings.pool_for(m, n) for n in players_allowed(m)},
+            }
             for m in services.SEEKABLE
         ],
         players=list(range(2, 7)),

@@ -1,11 +1,22 @@
-// The Rummy 45 board (docs/rules-45.md): the stack, the trump, the train, every player's
-// displays and take-back pile, your own tiles only, the doubles exchange, and the actions of a
-// turn. Tiles move by drag and drop (Pointer Events) or by selecting them and clicking.
-// Every action is one POST /api/games/<gid>/r45 {move, key, expected_seq} (games/r45_services.py)
-// through the shared Client (./api.js), which also follows the game's socket.
+// The Rummy 45 page (templates/games/r45.html, docs/rules-45.md) over the board kit
+// (static/kit/): the stack, the trump, the train, every player's displays and take-back pile,
+// your own tiles only, the doubles exchange, and the actions of a turn. Tiles move by drag and
+// drop, by selecting them and clicking, or by keyboard alone (the keys are in the settings
+// panel). Every action is one POST /api/games/<gid>/r45 {move, key, expected_seq} through the
+// kit's action controller, which also follows the game's socket. The account's felt, tile back,
+// colour-blind mode and mute apply, the sounds play, and the end offers the rematch and the way
+// back.
 
-import { Client } from "./api.js";
-import { playerName } from "./people.js";
+import { createActions } from "../kit/actions.js";
+import { Client } from "../kit/client.js";
+import { formatClock, secondsLeft } from "../kit/clock.js";
+import { afterRelease, carry, holding } from "../kit/drag.js";
+import { abortedNote, byPlace, fetchEnd, lineNote, outcomeTitle, ratingCell, ratingChanges, onRematch, rematchControls, wayBack } from "../kit/end.js";
+import { onBoardKeys, walkRows } from "../kit/keys.js";
+import { playerName } from "../kit/people.js";
+import { applySettings, bindSettings, loadSettings, settingsFields } from "../kit/settings.js";
+import * as sounds from "../kit/sounds.js";
+import { jokerSymbol, tileBack, tileElement } from "../kit/tiles.js";
 
 const boot = JSON.parse(document.getElementById("bootstrap").textContent);
 const CODES = boot.tile_codes;
@@ -15,15 +26,18 @@ const COLOURS = { K: 0, B: 1, R: 2, Y: 3, J: 4 };
 const $ = (id) => document.getElementById(id);
 const root = $("r45");
 
+const KEYS = `<p class="rm-keys"><b>Keys:</b> arrows move between tiles, Enter (or X) picks a tile of
+  yours or takes a train tile or a joker into the meld being built, Esc clears the pick;
+  D draw from the stack, T take the last discard, N the picked tiles as a new meld, P display
+  the melds, C clear them, S stitch the picked tile onto the focused meld (Shift+S at its low
+  end), Q discard the picked tile.</p>`;
+
 let view = boot.view;
 let status = boot.status;
 let deadline = boot.deadline;
 let selected = new Set(); // tile ids of your own board
 let drafts = []; // melds being built: tile ids, yours or the table's (a discard, the train, a joker)
-let busy = false;
 let endShown = false;
-let dragging = false; // while a tile is pressed or carried, updates wait: the board is drawn after
-let pending = false;
 
 const name = (seat) => SEATS[seat]?.name || `Seat ${seat + 1}`;
 const code = (id) => CODES[id];
@@ -37,13 +51,10 @@ function order(a, b) {
 }
 
 function tileEl(id, extra = {}) {
-  const c = code(id);
-  const el = document.createElement("span");
-  el.className = "r45-tile c" + c[0];
-  el.textContent = c === "J" ? "☺" : c.slice(1);
+  const el = tileElement(code(id), "span");
+  el.classList.add("r45-tile");
   el.dataset.tile = id;
-  el.dataset.code = c;
-  el.setAttribute("aria-label", c === "J" ? "joker" : c);
+  el.tabIndex = -1;
   for (const [k, v] of Object.entries(extra)) el.dataset[k] = v;
   return el;
 }
@@ -90,11 +101,27 @@ function addToDraft(id, index) {
   else drafts[index].push(id);
   drafts = drafts.map(arranged);
   selected.delete(id);
+  sounds.play("click");
   render();
 }
 
 function removeFromDrafts(id) {
   drafts = drafts.map((d) => d.filter((t) => t !== id)).filter((d) => d.length);
+  render();
+}
+
+function toggle(id) {
+  if (selected.has(id)) selected.delete(id);
+  else selected.add(id);
+  sounds.play("tick");
+  render();
+}
+
+function newMeld() {
+  if (!selected.size) return say("Select tiles of yours first.");
+  drafts.push(arranged([...selected]));
+  selected.clear();
+  sounds.play("click");
   render();
 }
 
@@ -104,28 +131,41 @@ function say(text) {
   $("r45-error").textContent = text || "";
 }
 
-// One move at a time, in the order they were made: a move made while another is on its way
-// (a tile dropped on the train while the draw is still being answered) waits its turn, and is
-// sent with the seq the first one's answer brings, instead of being lost.
-let queue = Promise.resolve();
+const client = new Client({
+  api: boot.api,
+  ws: boot.ws,
+  csrf: boot.csrf,
+  seq: boot.seq,
+  onUpdate: (data) => {
+    const before = view;
+    view = data.view;
+    if (data.status) status = data.status;
+    if ("deadline" in data) deadline = data.deadline;
+    for (const item of data.events || []) hear(item.event || item);
+    if (before && before.turn_number !== view.turn_number && myTurn()) sounds.play("tick");
+    prune();
+    render();
+  },
+  onConnection: (state) => root.classList.toggle("rm-offline", state === "closed"),
+});
 
-function send(move) {
-  const run = queue.then(() => post(move));
-  queue = run.catch(() => {});
-  return run;
+const actions = createActions({ client, onBusy: () => render(), say, sound: (n) => sounds.play(n) });
+
+/** The sounds of what others did (one's own moves sound as they are answered). */
+function hear(event) {
+  if (event.kind === "PlayStarted") sounds.play("shuffle");
+  else if (event.kind === "GameEnded") sounds.play("chime");
+  else if (event.seat === ME) return;
+  else if (["Discarded", "Displayed", "Stitched", "JokerBorrowed", "TrainBroken", "WentOutOnBoard"].includes(event.kind)) sounds.play("clink");
+  else if (event.kind === "TileDrawn" || event.kind === "DiscardTaken") sounds.play("click");
 }
 
-async function post(move) {
-  busy = true;
-  say("");
-  try {
-    const answer = await client.post("r45", { move });
-    if (!answer.ok) say(answer.data?.message || `Refused (${answer.status}).`);
-    return answer;
-  } finally {
-    busy = false;
-    render();
-  }
+const SOUND_OF = { Draw: "click", TakeDiscard: "clink", Display: "clink", Stitch: "clink", Borrow: "clink", BreakTrain: "clink", Discard: "clink", GoOut: "chime", TakeTrump: "clink" };
+
+async function send(move, options) {
+  const answer = await actions.send("r45", { move }, options);
+  if (answer.ok && SOUND_OF[move.action]) sounds.play(SOUND_OF[move.action]);
+  return answer;
 }
 
 function playDrafts() {
@@ -157,9 +197,12 @@ function playDrafts() {
 }
 
 async function stitch(tile, meld, side) {
-  const first = await send({ action: "Stitch", tile, meld, end: "" });
-  if (!first.ok && first.data?.error === "which_end") await send({ action: "Stitch", tile, meld, end: side });
-  if (first.ok) selected.delete(tile);
+  // The server finds the end a tile fits; only when both would do does it ask which.
+  const first = await send({ action: "Stitch", tile, meld, end: "" }, { quiet: true });
+  let answer = first;
+  if (!first.ok && first.data?.error === "which_end") answer = await send({ action: "Stitch", tile, meld, end: side });
+  else if (!first.ok) say(first.data?.message || `The server refused that (${first.status}).`);
+  if (answer.ok) selected.delete(tile);
   render();
 }
 
@@ -175,12 +218,18 @@ function discard(tile) {
   send({ action: "Discard", tile }).then((a) => a.ok && (selected.delete(tile), render()));
 }
 
-// ---- drag and drop (Pointer Events); a press without a move is a click
-
-function dropTarget(x, y) {
-  const el = document.elementFromPoint(x, y);
-  return el?.closest("[data-drop]") || null;
+function draw() {
+  if (!myTurn() || view.phase !== "play" || view.taken) return say(myTurn() ? "You have already drawn this turn." : "It is not your turn.");
+  send({ action: "Draw" });
 }
+
+function takeLastDiscard() {
+  const last = view?.train.length > 1 ? view.train[view.train.length - 1] : null;
+  if (!myTurn() || last === null) return say("There is no discard to take now.");
+  addToDraft(last);
+}
+
+// ---- drag and drop (the kit's carry): a press without a move is a click
 
 function dropped(id, target, x) {
   const kind = target.dataset.drop;
@@ -192,53 +241,6 @@ function dropped(id, target, x) {
   if (kind === "draft") return addToDraft(id, Number(target.dataset.draft));
   if (kind === "new-draft") return addToDraft(id);
   if (kind === "hand") return removeFromDrafts(id);
-}
-
-function draggable(el, id, onClick) {
-  el.addEventListener("pointerdown", (down) => {
-    if (down.button !== 0) return;
-    down.preventDefault();
-    const start = { x: down.clientX, y: down.clientY };
-    let ghost = null;
-    el.setPointerCapture(down.pointerId);
-    // From the press on, updates wait (a poll or a frame would redraw the hand and drop the
-    // pressed tile from under the pointer): the board is drawn again once it is released.
-    dragging = true;
-    const move = (e) => {
-      if (!ghost && Math.hypot(e.clientX - start.x, e.clientY - start.y) > 6) {
-        ghost = el.cloneNode(true);
-        ghost.classList.add("r45-ghost");
-        document.body.append(ghost);
-        el.classList.add("r45-lifted");
-      }
-      if (ghost) {
-        ghost.style.left = `${e.clientX - 18}px`;
-        ghost.style.top = `${e.clientY - 24}px`;
-        document.querySelectorAll(".r45-over").forEach((o) => o.classList.remove("r45-over"));
-        dropTarget(e.clientX, e.clientY)?.classList.add("r45-over");
-      }
-    };
-    const up = (e) => {
-      el.removeEventListener("pointermove", move);
-      el.removeEventListener("pointerup", up);
-      el.removeEventListener("pointercancel", up);
-      document.querySelectorAll(".r45-over").forEach((o) => o.classList.remove("r45-over"));
-      el.classList.remove("r45-lifted");
-      dragging = false;
-      if (!ghost) {
-        onClick();
-        if (pending) render();
-        return;
-      }
-      ghost.remove();
-      const target = e.type === "pointercancel" ? null : dropTarget(e.clientX, e.clientY);
-      if (target) dropped(id, target, e.clientX);
-      if (pending) render();
-    };
-    el.addEventListener("pointermove", move);
-    el.addEventListener("pointerup", up);
-    el.addEventListener("pointercancel", up);
-  });
 }
 
 // ---- drawing the board
@@ -280,7 +282,7 @@ function renderPlayers() {
         if (view.phase === "over") notes.push(`${view.scores[s]} points`);
       }
       // An account's name links to its profile; a guest's or a bot's is the name alone.
-      head.replaceChildren(playerName(name(s), seat.username), s === ME ? " (you)" : "");
+      head.replaceChildren(tileBack(), " ", playerName(name(s), seat.username), s === ME ? " (you)" : "");
       const small = document.createElement("span");
       small.className = "r45-small";
       small.textContent = " · " + notes.join(" · ");
@@ -299,6 +301,7 @@ function renderPlayers() {
           const tile = tileEl(t);
           if (isJoker(t)) {
             tile.classList.add("r45-pick");
+            tile.setAttribute("role", "button");
             tile.title = "Borrow this joker: add it to a meld being built";
             tile.addEventListener("click", () => myTurn() && addToDraft(t));
           }
@@ -337,13 +340,13 @@ function renderSetup() {
   if (!setup) return;
   const holdsTwin = view.trump_shown === null && view.rack_codes.includes(view.trump_code);
   $("r45-show-trump").hidden = !holdsTwin || view.ready[ME];
-  $("r45-ready").disabled = view.ready[ME] || busy;
+  $("r45-ready").disabled = view.ready[ME] || actions.busy;
   $("r45-ready").textContent = view.ready[ME] ? "Ready: waiting for the others" : "Ready";
-  $("r45-announce").disabled = view.ready[ME] || busy;
+  $("r45-announce").disabled = view.ready[ME] || actions.busy;
   const select = $("r45-offer-to");
   const others = SEATS.filter((s) => s.index !== ME && view.doubles[s.index]?.length);
   select.replaceChildren(...others.map((s) => new Option(name(s.index), s.index)));
-  $("r45-offer").disabled = !others.length || !view.doubles[ME]?.length || view.offer !== null || busy;
+  $("r45-offer").disabled = !others.length || !view.doubles[ME]?.length || view.offer !== null || actions.busy;
   const toMe = view.offer && view.offer.to === ME;
   $("r45-offer-in").textContent = toMe ? `${name(view.offer.seat)} offers a ${view.offer.size} double.` : view.offer ? "An exchange offer is waiting." : "";
   $("r45-accept").hidden = $("r45-decline").hidden = !toMe;
@@ -356,15 +359,11 @@ function renderHand() {
   hand.replaceChildren(
     ...rack.map((t) => {
       const el = tileEl(t);
-      el.classList.toggle("r45-selected", selected.has(t));
-      el.tabIndex = 0;
-      const toggle = () => {
-        if (selected.has(t)) selected.delete(t);
-        else selected.add(t);
-        render();
-      };
-      el.addEventListener("keydown", (e) => (e.key === " " || e.key === "Enter") && (e.preventDefault(), toggle()));
-      draggable(el, t, toggle);
+      const on = selected.has(t);
+      el.classList.toggle("r45-selected", on);
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-pressed", String(on));
+      carry(el, { onTap: () => toggle(t), onDrop: (zone, x) => dropped(t, zone, x), overClass: "r45-over", liftedClass: "r45-lifted", ghostClass: "r45-ghost" });
       return el;
     }),
   );
@@ -380,6 +379,7 @@ function renderHand() {
         const tile = tileEl(t);
         if (foreign(t)) tile.classList.add("r45-foreign");
         tile.title = "Click to take it out of this meld";
+        tile.setAttribute("role", "button");
         tile.addEventListener("click", () => removeFromDrafts(t));
         el.append(tile);
       });
@@ -392,6 +392,7 @@ function renderHand() {
 function renderActions() {
   const turn = myTurn() && view.phase === "play";
   const acting = turn && view.taken && !view.first_round;
+  const busy = actions.busy;
   const show = (id, on) => ($(id).hidden = !on);
   show("r45-actions", ME !== null && view?.phase !== "over");
   $("r45-draw").disabled = !turn || view.taken || busy;
@@ -404,19 +405,21 @@ function renderActions() {
   $("r45-take-trump").hidden = !(turn && !view.taken && !view.first_round && !view.opened[ME] && view.trump_up);
 }
 
+/** The clock beside the status: whose move it is and how long they have left, for the side
+ * that waits as for the mover (a correspondence move has days). */
 function renderClock() {
   const el = $("r45-clock");
-  if (!deadline || view?.phase === "over") return (el.textContent = "");
-  const left = Math.max(0, Math.round((Date.parse(deadline) - Date.now() - client.skew) / 1000));
-  el.textContent = left > 3600 ? `${Math.round(left / 3600)} h left` : `${left} s`;
+  const left = secondsLeft(deadline, client.skew);
+  if (left === null || !view || view.phase === "over" || status === "finished") return (el.textContent = "");
+  const who = view.to_act.includes(ME) ? "You have" : `${view.to_act.map(name).join(", ")} ${view.to_act.length > 1 ? "have" : "has"}`;
+  el.textContent = `${who} ${formatClock(left)} left`;
+  el.classList.toggle("r45-hurry", left <= 10);
 }
 
 function render() {
-  if (dragging) {
-    pending = true;
-    return;
-  }
-  pending = false;
+  // From a press on a tile until it is let go, the hand stays still (static/kit/drag.js).
+  if (holding()) return afterRelease(render);
+  const focused = document.activeElement?.closest?.(".r45 [data-tile]")?.dataset.tile;
   $("r45-stock").textContent = view ? view.stock : "?";
   const trump = $("r45-trump-tile");
   trump.replaceChildren(view?.trump !== null && view?.trump !== undefined ? tileEl(view.trump) : "?");
@@ -428,7 +431,10 @@ function render() {
       const el = tileEl(t, { train: i });
       if (i === 0) el.classList.add("r45-loco");
       if (i === view.train.length - 1 && i > 0) el.classList.add("r45-last");
-      if (i > 0) el.addEventListener("click", () => myTurn() && addToDraft(t));
+      if (i > 0) {
+        el.setAttribute("role", "button");
+        el.addEventListener("click", () => myTurn() && addToDraft(t));
+      }
       return el;
     }),
   );
@@ -437,70 +443,165 @@ function render() {
   renderHand();
   renderActions();
   renderClock();
+  // The board is drawn anew: the keyboard's place stays on the same tile (or the hand's first).
+  const again = focused && root.querySelector(`[data-tile="${focused}"]`);
+  const first = $("r45-hand").querySelector(".r45-tile");
+  if (first && !root.querySelector('[data-tile][tabindex="0"]')) first.tabIndex = 0;
+  if (again) {
+    again.tabIndex = 0;
+    again.focus({ preventScroll: true });
+  } else if (focused && first) first.focus({ preventScroll: true });
   root.dataset.phase = view?.phase || "";
   root.dataset.seq = client.seq;
   if (view?.phase === "over" && !endShown) showEnd();
 }
 
+// ---- the end: the viewer's outcome, the scorecard by place, the rematch and the way back
+
+let endTimer = null;
+let changes = null;
+
 async function showEnd() {
   endShown = true;
+  clearTimeout(endTimer);
   let data = null;
   for (let attempt = 0; attempt < 10 && !data; attempt++) {
-    const response = await fetch(`${client.api}end`, { credentials: "same-origin" });
-    if (response.ok) data = await response.json();
-    else await new Promise((r) => setTimeout(r, 500));
+    data = await fetchEnd(client.api);
+    if (!data) await new Promise((r) => setTimeout(r, 500));
   }
   if (!data) return;
-  const body = $("r45-scorecard").querySelector("tbody");
-  body.replaceChildren(
-    ...data.scorecard.map((line) => {
+  changes = changes || (await ratingChanges(boot.gid));
+  const lines = byPlace(data.scorecard);
+  const heads = $("r45-scorecard").querySelector("thead tr");
+  heads.querySelector(".r45-rating-head")?.remove();
+  if (changes) {
+    const th = document.createElement("th");
+    th.className = "r45-rating-head";
+    th.scope = "col";
+    th.textContent = "Rating";
+    heads.append(th);
+  }
+  $("r45-scorecard").querySelector("tbody").replaceChildren(
+    ...lines.map((line) => {
       const tr = document.createElement("tr");
       tr.dataset.seat = line.seat;
-      for (const value of [line.place, playerName(line.name, line.username), line.total, line.melds_laid, line.tiles_played, line.went_out ? "yes" : ""]) {
+      if (line.place === 1) tr.className = "won";
+      const who = playerName(line.name, line.username);
+      const note = lineNote(line);
+      const cells = [line.place, [who, note], line.total, line.melds_laid, line.tiles_played, line.went_out ? "yes" : ""];
+      if (changes) cells.push(ratingCell(changes, line.seat));
+      for (const value of cells) {
         const td = document.createElement("td");
-        td.append(value instanceof Node ? value : String(value));
+        td.append(...(Array.isArray(value) ? value : [value instanceof Node ? value : String(value ?? "")]));
         tr.append(td);
       }
       return tr;
     }),
   );
-  $("r45-end-title").textContent = statusText();
+  $("r45-end-title").textContent = outcomeTitle(data.scorecard, ME);
+  document.getElementById("r45-aborted")?.remove();
+  const aborted = abortedNote(data.scorecard);
+  if (aborted) {
+    aborted.id = "r45-aborted";
+    $("r45-end-title").after(aborted);
+  }
   const links = $("r45-end-links");
   links.replaceChildren();
   for (const [label, key] of [["Replay", "replay"], ["Record", "record"], ["Check the shuffle", "verify"]]) {
     const a = document.createElement("a");
     a.href = data.links[key];
     a.textContent = label;
-    links.append(a, " ");
+    if (key === "record") a.download = "";
+    links.append(...(links.childNodes.length ? [" · ", a] : [a]));
   }
+  const back = wayBack(data.links);
+  const home = $("r45-back");
+  home.href = back.url;
+  home.textContent = back.label;
+  const rematch = rematchControls(data.rematch);
+  $("r45-rematch").replaceChildren(...(rematch ? rematch.childNodes : []));
   const dialog = $("r45-end");
   if (!dialog.open) dialog.showModal();
   root.dataset.ended = "";
+  // Someone else's rematch may come while the dialog is open: ask again every few seconds.
+  const r = data.rematch || {};
+  if (dialog.open && r.can_offer && r.status !== "playing") endTimer = setTimeout(() => showEnd().catch(() => {}), 4000);
+}
+
+onRematch($("r45-end"), client.api, boot.csrf, say);
+$("r45-end").addEventListener("close", () => clearTimeout(endTimer));
+
+// ---- keyboard
+
+function focusedMeld(target) {
+  const row = target.closest?.(".r45-meld");
+  return row ? Number(row.dataset.meld) : null;
+}
+
+function pickOrTake(tileEl) {
+  const id = Number(tileEl.dataset.tile);
+  if (tileEl.closest("#r45-hand")) return toggle(id);
+  if (tileEl.closest(".r45-draft")) return removeFromDrafts(id);
+  if (!myTurn()) return say("It is not your turn.");
+  if (tileEl.closest("#r45-train") && Number(tileEl.dataset.train) > 0) return addToDraft(id);
+  if (tileEl.classList.contains("r45-pick")) return addToDraft(id);
+  say("That tile cannot be taken.");
+}
+
+function walk(from, key) {
+  const rows = [
+    [...$("r45-train").querySelectorAll(".r45-tile")],
+    ...[...root.querySelectorAll(".r45-meld")].map((m) => [...m.querySelectorAll(".r45-tile")]),
+    ...[...root.querySelectorAll("#r45-drafts .r45-draft")].map((d) => [...d.querySelectorAll(".r45-tile")]),
+    [...$("r45-hand").querySelectorAll(".r45-tile")],
+  ];
+  return walkRows(rows, from, key);
+}
+
+const keyActions = {
+  d: draw,
+  t: takeLastDiscard,
+  n: newMeld,
+  p: playDrafts,
+  c: () => ((drafts = []), render()),
+  q: () => {
+    const t = one("discard");
+    if (t !== null) discard(t);
+  },
+};
+
+function answerKey(key, e) {
+  if (ME === null) return false;
+  const t = e.target;
+  const tileEl = t.closest?.(".r45-tile");
+  const onButton = t.tagName === "BUTTON" || t.tagName === "A";
+  if (tileEl && (key === "Enter" || key === "x" || (key === " " && !onButton))) pickOrTake(tileEl);
+  else if (key === "s") {
+    const meld = focusedMeld(t);
+    const tile = one("stitch");
+    if (meld === null) say("Move to a meld first (arrow keys), then press S.");
+    else if (tile !== null) stitch(tile, meld, e.shiftKey ? "low" : "high");
+  } else if (key === "Escape") {
+    selected.clear();
+    render();
+  } else if (key in keyActions) keyActions[key]();
+  else if (key.startsWith("Arrow") || key === "Home" || key === "End") return walk(t, key);
+  else return false;
+  return true;
 }
 
 // ---- wiring
 
-const client = new Client({
-  api: boot.api,
-  ws: boot.ws,
-  csrf: boot.csrf,
-  seq: boot.seq,
-  onUpdate: (data) => {
-    view = data.view;
-    if (data.status) status = data.status;
-    if ("deadline" in data) deadline = data.deadline;
-    prune();
-    render();
-  },
-});
+const settings = loadSettings();
+$("r45-defs").innerHTML = jokerSymbol();
+$("r45-settings").innerHTML = settingsFields({ outline: false }) + KEYS;
+applySettings(root, settings);
+const panel = bindSettings(root, { panel: $("r45-settings"), gear: $("r45-gear") }, settings);
+onBoardKeys({ settings: panel, handle: answerKey });
+$("r45-stack").prepend(...[0, 1, 2].map(() => document.createElement("i")));
 
-$("r45-draw").addEventListener("click", () => send({ action: "Draw" }));
-$("r45-meld").addEventListener("click", () => {
-  if (!selected.size) return say("Select tiles of yours first.");
-  drafts.push(arranged([...selected]));
-  selected.clear();
-  render();
-});
+$("r45-draw").addEventListener("click", draw);
+$("r45-meld").addEventListener("click", newMeld);
 $("r45-play").addEventListener("click", playDrafts);
 $("r45-clear").addEventListener("click", () => ((drafts = []), render()));
 $("r45-discard").addEventListener("click", () => {
@@ -538,10 +639,10 @@ window.r45 = {
   get view() { return view; },
   get status() { return status; },
   get drafts() { return drafts; },
-  get busy() { return busy; },
+  get busy() { return actions.busy; },
 };
 render();
 client.connect();
 if (boot.poll_ms) setInterval(() => status !== "finished" && client.refresh().catch(() => {}), boot.poll_ms);
 setInterval(renderClock, 1000);
-root.dataset.ready = "";
+root.dataset.ready = "1";

@@ -1,5 +1,7 @@
 // The lobby's "Find a rated game" panel (docs/api.md "Matchmaking"): seek, cancel, and while
-// seeking ask GET /api/seek every 2 s; once matched, go to the game.
+// seeking ask GET /api/seek every 2 s; once matched, go to the game. Before a seek, the panel
+// says which players a game in the chosen pool would be unrated with (the seek answer's
+// unrated_with: docs/fair-play.md "Rated games between the same players").
 const POLL_MS = 2000;
 const form = document.getElementById("seek-form");
 const api = form.dataset.api;
@@ -11,12 +13,30 @@ const go = document.getElementById("seek-go");
 const cancel = document.getElementById("seek-cancel");
 const line = document.getElementById("seek-status");
 const counts = document.getElementById("seek-counts");
+const unrated = document.getElementById("seek-unrated");
 let timer = null;
+let limits = [];
 
 function syncPlayers() {
   const allowed = modes[mode.value].players;
   for (const option of players.options) option.hidden = option.disabled = !allowed.includes(Number(option.value));
   if (!allowed.includes(Number(players.value))) players.value = String(allowed[0]);
+}
+
+// The notices for the pool of the mode and table size chosen now.
+function showUnrated() {
+  const pool = modes[mode.value].pools[players.value];
+  unrated.replaceChildren(
+    ...limits
+      .filter((l) => l.pool === pool)
+      .map((l) => {
+        const p = document.createElement("p");
+        p.className = "unrated-notice";
+        p.dataset.unratedNotice = "";
+        p.textContent = l.notice;
+        return p;
+      }),
+  );
 }
 
 function showCounts(rows) {
@@ -42,9 +62,14 @@ function showCounts(rows) {
 
 function show(state) {
   if (state.seeking) showCounts(state.seeking);
+  if (state.unrated_with) {
+    limits = state.unrated_with;
+    showUnrated();
+  }
   const seeking = state.status === "open";
   cancel.hidden = !seeking;
-  go.textContent = seeking ? "Seek again" : "Seek";
+  // While seeking, sending the form replaces the open seek with these settings.
+  go.textContent = seeking ? "Update seek" : "Seek";
   if (state.status === "matched" && state.game && timer !== null) {
     line.textContent = "Matched: taking you to your table…";
     poll(false);
@@ -124,6 +149,10 @@ cancel.addEventListener("click", async () => {
   }
 });
 
-mode.addEventListener("change", syncPlayers);
+mode.addEventListener("change", () => {
+  syncPlayers();
+  showUnrated();
+});
+players.addEventListener("change", showUnrated);
 syncPlayers();
 show(JSON.parse(document.getElementById("seek-state").textContent));

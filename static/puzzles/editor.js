@@ -1,12 +1,12 @@
 // The visual puzzle editor: a palette of the whole classic set (four colours, 1-13, two copies,
 // two jokers), dragged onto the table's melds and the rack by Pointer Events (mouse, pen and
 // touch share one path), or picked by a click (or Enter) and then placed by a second click.
-// Each meld is checked as it is built with the board's own meld rules (static/games/rules.js),
+// Each meld is checked as it is built with the board's own meld rules (static/kit/rules.js),
 // so the reasons read as the engine's. The solver's verdict and the share link come from
 // POST /puzzles/api/editor (puzzles/api.py); the text form below stays as the advanced way in,
 // kept in step with what is built here.
 
-import { COLOURS, meldError, parseCode, tileName } from "../games/rules.js";
+import { COLOURS, meldError, parseCode, tileName } from "../kit/rules.js";
 
 const COPIES = 2;
 const JOKERS = 2;
@@ -131,7 +131,9 @@ export function start(host, form) {
     for (const kind of kinds) {
       const left = pos.left(kind);
       const b = tileButton(kind.code, { from: "palette" });
-      b.insertAdjacentHTML("beforeend", `<small aria-hidden="true">${left}</small>`);
+      // The name holds the visible text in its order ("7", then the count "2"): axe's
+      // label-content-name-mismatch, and speech input users who say what they see.
+      b.insertAdjacentHTML("beforeend", ` <small aria-hidden="true">${left}</small>`);
       b.setAttribute("aria-label", `${tileName(kind.code)}, ${left} of ${kind.copies} left`);
       b.title = `${tileName(kind.code)}: ${left} of ${kind.copies} left`;
       b.disabled = left <= 0;
@@ -205,7 +207,8 @@ export function start(host, form) {
     put.className = "ed-put";
     put.dataset.put = "rack";
     put.textContent = pos.rack.length ? "+" : "Drop a tile here for the rack";
-    put.setAttribute("aria-label", "Put the picked tile on the rack");
+    // A sentence names itself; the bare "+" needs its words.
+    if (pos.rack.length) put.setAttribute("aria-label", "Put the picked tile on the rack");
     frag.append(put);
     rack.replaceChildren(frag);
   }

@@ -1,14 +1,12 @@
-// The puzzle page: the game board (static/games) on a one-player table that is always your
+// The puzzle page: the board kit's table (static/kit) on a one-player table that is always your
 // turn, with no clock and no pool. Submit asks the server, whose engine is the judge; Hint and
 // Give up ask it too. Reads the puzzle-bootstrap JSON and replaces #puzzle-board.
 
-import { installDrag } from "../games/drag.js";
-import { playerName } from "../games/people.js";
-import { installKeys } from "../games/keys.js";
-import { tileName } from "../games/rules.js";
-import * as sounds from "../games/sounds.js";
-import { Board } from "../games/state.js";
-import { Ui } from "../games/ui.js";
+import { playerName } from "../kit/people.js";
+import * as sounds from "../kit/sounds.js";
+import { installTable, tableActions } from "../kit/table-actions.js";
+import { Board } from "../kit/state.js";
+import { Ui } from "../kit/ui.js";
 
 // The draft is not kept across reloads: a puzzle starts from its table every time.
 const NO_STORAGE = { getItem: () => null, setItem() {}, removeItem() {}, key: () => null, length: 0 };
@@ -47,6 +45,9 @@ export function goalText(goal, rackSize) {
   }
   return `Put down at least ${goal} of your ${rackSize} rack tiles.`;
 }
+
+// The most rack tiles a puzzle keeps on one tier of the rack (a phone's row holds about 8).
+const ONE_TIER = 8;
 
 export function start(host, boot) {
   const dealt = deal(boot.table, boot.rack);
@@ -93,14 +94,7 @@ export function start(host, boot) {
   ui.buttons.hint.title = "Show a meld of the solution; it costs rating (H)";
   ui.buttons.end.querySelector("span:not(.rm-secs)").textContent = "Submit";
   ui.buttons.end.title = "Submit the table (Space)";
-  const giveUp = document.createElement("button");
-  giveUp.type = "button";
-  giveUp.className = "rm-btn";
-  giveUp.dataset.act = "give-up";
-  giveUp.title = "Show the solution";
-  giveUp.innerHTML = '<span class="rm-ic" aria-hidden="true">⚑</span> Give up';
-  ui.buttons.end.before(giveUp);
-  ui.buttons["give-up"] = giveUp;
+  const giveUp = ui.addControl("give-up", "⚑", "Give up", "Show the solution");
 
   const baseRender = ui.render.bind(ui);
   ui.render = () => {
@@ -135,72 +129,17 @@ export function start(host, boot) {
     return { tiles, melds };
   }
 
-  const describe = (ids) => ids.map((id) => tileName(board.codes[id])).join(", ");
   // Today's daily already solved: the solved table, no new attempt.
   const started = boot.solved_table ? Promise.resolve(null) : post(boot.api.attempt, { mode: boot.mode });
 
   const act = {
-    sound: (name) => sounds.play(name),
-    refuse(message) {
-      if (message) ui.say(message, "error");
-      sounds.play("deny");
-      ui.render();
-    },
-    selected() {
-      ui.render();
-      const n = board.selection.size;
-      ui.announce(n ? `${n} tile${n > 1 ? "s" : ""} picked` : "Nothing picked");
-    },
-    toggle(id) {
-      if (done) return;
-      if (board.selection.has(id)) board.selection.delete(id);
-      else board.selection.add(id);
-      sounds.play("tick");
-      ui.render();
-    },
-    move(ids, target) {
-      if (done) return act.refuse("");
-      const error = board.move(ids, target);
-      if (error) return act.refuse(error);
-      board.selection.clear();
-      sounds.play(target.area === "rack" ? "click" : "clink");
-      ui.say("");
-      ui.render();
-      ui.announce(`Moved ${describe(ids)}.`);
-    },
-    swap(a, b) {
-      if (done) return act.refuse("");
-      const error = board.swap(a, b);
-      if (error) return act.refuse(error);
-      sounds.play("clink");
-      ui.render();
-    },
-    newMeld() {
-      if (!board.selection.size) return ui.say("Pick tiles first, then make a new meld of them.");
-      act.move(drag.orderedSelection(), { area: "new" });
-    },
-    undo() {
-      if (done) return;
-      if (board.undo()) {
-        sounds.play("click");
-        ui.announce("Undone.");
-      }
-      ui.render();
-    },
-    reset() {
-      if (done) return;
-      if (board.reset()) {
-        sounds.play("shuffle");
-        ui.announce("The puzzle is back to its start.");
-        ui.say("");
-      }
-      ui.render();
-    },
-    sort(kind) {
-      if (done) return;
-      board.sortRack(kind);
-      ui.render();
-    },
+    ...tableActions({
+      board,
+      ui,
+      orderedSelection: () => drag.orderedSelection(),
+      frozen: () => done,
+      resetText: "The puzzle is back to its start.",
+    }),
     draw() {},
     resign() {},
     closeSettings() {
@@ -333,28 +272,24 @@ export function start(host, boot) {
     root.dataset.gaveUp = "1";
   }
 
-  const drag = installDrag({ root, board, ui, act });
-  installKeys({ root, board, ui, act, orderedSelection: drag.orderedSelection });
-  ui.el.controls.addEventListener("click", (e) => {
-    const btn = e.target.closest("[data-act]");
-    if (!btn || btn.disabled) return;
-    const run = {
-      "sort-colour": () => act.sort("colour"),
-      "sort-number": () => act.sort("number"),
-      undo: act.undo,
-      reset: act.reset,
-      new: act.newMeld,
-      end: act.endTurn,
-      hint: act.hint,
-      "give-up": act.giveUp,
-    }[btn.dataset.act];
-    run?.();
-  });
+  const drag = installTable({ root, board, ui, act, extra: { "give-up": () => act.giveUp() } });
 
   const fitPage = () => root.style.setProperty("--above", `${root.getBoundingClientRect().top + scrollY}px`);
   fitPage();
   addEventListener("resize", fitPage);
+  // A puzzle's short rack stays on one tier: the board splits a rack over two for a full
+  // hand, which would put each of two tiles on its own row.
+  const baseSort = board.sortRack.bind(board);
+  const oneTier = () => {
+    if (board.rack.flat().length <= ONE_TIER) board.rack = [board.rack.flat(), []];
+  };
+  board.sortRack = (kind, record = true) => {
+    baseSort(kind, record);
+    oneTier();
+  };
   board.applyView(view, "playing");
+  oneTier();
+  if (board.base) board.base.rack = board.rack.map((tier) => [...tier]); // what Reset restores
   if (boot.solved_table) {
     showSolution(boot.solved_table);
     delete root.dataset.gaveUp;

@@ -1,6 +1,6 @@
-// A tournament's page: live standings and rounds (the socket's frames, or polling when the
-// site runs on the in-memory channel layer), and the countdown to the start.
-import { playerName } from "../games/people.js";
+// A tournament's page: live standings and rounds (the socket's frames; polling only while the
+// socket is down), and the countdown to the start.
+import { playerName } from "../kit/people.js";
 
 const live = JSON.parse(document.getElementById("tournament-live").textContent);
 
@@ -24,6 +24,14 @@ function showStandings(rows) {
       const name = document.createElement("td");
       name.append(playerName(row.player, row.username));
       if (row.withdrawn) name.append(" (withdrawn)");
+      // Games they were absent from (docs/fair-play.md), as the page's own rows say it.
+      if (row.absent) {
+        const note = document.createElement("span");
+        note.className = "hint fair-play";
+        note.dataset.absent = row.absent;
+        note.textContent = `(absent from ${row.absent} game${row.absent === 1 ? "" : "s"})`;
+        name.append(" ", note);
+      }
       tr.append(
         cell(row.rank ?? ""),
         name,
@@ -66,8 +74,28 @@ function connect() {
   } catch {
     return;
   }
+  socket.addEventListener("open", () => stopPolling());
   socket.addEventListener("message", (event) => update(JSON.parse(event.data)));
-  socket.addEventListener("close", () => setTimeout(connect, 5000));
+  // The socket is the page's source (every frame goes out through the one push path, relayed
+  // from the worker in embedded mode); polling is only the fallback while it is down.
+  socket.addEventListener("close", () => {
+    startPolling();
+    setTimeout(connect, 5000);
+  });
+}
+
+let polling = null;
+
+function startPolling() {
+  if (polling === null) {
+    poll();
+    polling = setInterval(poll, live.poll_ms);
+  }
+}
+
+function stopPolling() {
+  if (polling !== null) clearInterval(polling);
+  polling = null;
 }
 
 function countdown() {
@@ -87,6 +115,5 @@ function countdown() {
 }
 
 connect();
-setInterval(poll, live.poll_ms);
 poll();
 countdown();

@@ -36,6 +36,13 @@ CHROMIUM_ARGS = [
 SHOTS = ROOT / ("docs" if os.environ.get("RUMMI_SCREENSHOTS") == "1" else "var") / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+# A failed test's pages are photographed here (always var/: never the committed ones).
+FAILED = ROOT / "var" / "screenshots"
+# RUMMI_BROWSER_TRACE=1: every page's Playwright trace (screenshots, DOM snapshots, network)
+# is kept for a failed test in var/traces/ (open with `playwright show-trace <file>`).
+TRACE = os.environ.get("RUMMI_BROWSER_TRACE") == "1"
+# The log file of the running site (the ``site`` fixture's daphne), for failed tests' reports.
+SITE_LOG: list[Path] = []
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -85,9 +92,22 @@ def playwright_browser() -> Iterator[Any]:
         browser.close()
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Keep each phase's report on the test, for the fixtures that leave evidence of a failure;
+    a failed test that ran against the site gets the tail of the site's log in its report."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+    if report.failed and "site" in getattr(item, "fixturenames", ()) and SITE_LOG:
+        report.sections.append(("the site's log (tail)", SITE_LOG[-1].read_text()[-6000:]))
+
+
 @pytest.fixture
-def new_page(playwright_browser: Any) -> Iterator[Any]:
-    """Open pages in fresh contexts; page errors fail the test."""
+def new_page(playwright_browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Open pages in fresh contexts; page errors fail the test. A failed test leaves a
+    screenshot of each page it opened in var/screenshots/failed-<test>-<n>.png (and, with
+    RUMMI_BROWSER_TRACE=1, a trace of each in var/traces/)."""
     contexts = []
     errors: list[str] = []
 
@@ -95,6 +115,8 @@ def new_page(playwright_browser: Any) -> Iterator[Any]:
         context = playwright_browser.new_context(
             viewport=viewport, has_touch=touch, is_mobile=touch, device_scale_factor=1
         )
+        if TRACE:
+            context.tracing.start(screenshots=True, snapshots=True)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)
@@ -102,9 +124,28 @@ def new_page(playwright_browser: Any) -> Iterator[Any]:
         return page
 
     yield make
-    for context in contexts:
+    report = getattr(request.node, "report_call", None)
+    failed = report is not None and report.failed
+    name = request.node.name.replace("/", "-")
+    for n, context in enumerate(contexts):
+        if failed:
+            leave_evidence(context, f"{name}-{n}")
         context.close()
     assert not errors, errors
+
+
+def leave_evidence(context: Any, name: str) -> None:
+    """Screenshots (and the trace) of a failed test's pages; a page already gone is passed."""
+    FAILED.mkdir(parents=True, exist_ok=True)
+    for i, page in enumerate(context.pages):
+        try:
+            page.screenshot(path=str(FAILED / f"failed-{name}-{i}.png"))
+        except Exception as error:  # a closed or crashed page: the report still stands
+            print(f"no screenshot of {name}-{i}: {error}")
+    if TRACE:
+        traces = ROOT / "var" / "traces"
+        traces.mkdir(parents=True, exist_ok=True)
+        context.tracing.stop(path=str(traces / f"{name}.zip"))
 
 
 @pytest.fixture(scope="session")
@@ -125,13 +166,18 @@ def harness() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real site under daphne on a fresh database; yields its base URL."""
+def site(tmp_path_factory: pytest.TempPathFactory, collected_static: Path) -> Iterator[str]:
+    """The real site under daphne on a fresh database; yields its base URL.
+
+    As under ``make run``: DEBUG off, and the static files collected under hashed names and
+    served by the site (rummi_site/staticfiles.py), so the pages tested load what users get.
+    """
     folder = tmp_path_factory.mktemp("site")
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tests.browser.site_settings",
         "RUMMI_BROWSER_DB": str(folder / "db.sqlite3"),
+        "RUMMI_STATIC_ROOT": str(collected_static),
         "PYTHONPATH": str(ROOT),
         # The site is not under coverage: its bots think with the compiled solver when its
         # build is current (games/engine/native.py), as `make run` does, even in the pure pass.
@@ -144,7 +190,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         check=True,
     )
     port = free_port()
-    log = (folder / "daphne.log").open("wb")
+    SITE_LOG.append(folder / "daphne.log")
+    log = SITE_LOG[-1].open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
         + ["rummi_site.asgi:application"],

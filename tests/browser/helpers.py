@@ -74,3 +74,18 @@ def table_codes(page: Any) -> list[list[str]]:
 
 def rack_codes(page: Any) -> list[str]:
     return page.evaluate("rummi.board.rack.flat().map(id => rummi.board.codes[id])")
+
+
+def sit_down(
+    new_page: Any, site: str, player: str, options: dict[str, Any], ready: str, page: Any = None
+) -> tuple[dict[str, Any], Any]:
+    """A new game of ``options`` with ``player`` in seat 0 (bots where the options say), and
+    a page signed in as them on its board once ``ready`` shows (a page given is used: one
+    with its routes or scripts set up)."""
+    from .conftest import call
+
+    game = call(f"{site}/__test__/games", {"players": [player], "options": options})
+    page = page or new_page()
+    page.goto(f"{site}/__test__/login/{player}/?next={game['url']}")
+    page.wait_for_selector(ready)
+    return game, page

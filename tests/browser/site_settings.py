@@ -1,6 +1,7 @@
-"""Settings for the site the browser tests run under daphne: the project's settings, with a
-database file of the test's own, the in-memory channel layer, Celery tasks run on the spot
-and the test-only endpoints of ``site_urls``."""
+"""Settings for the site the browser tests run under daphne: the project's settings (DEBUG off
+and the hashed static files, as under `make run`), with a database file of the test's own, the
+in-memory channel layer, Celery tasks run on the spot and the test-only endpoints of
+``site_urls``."""
 
 from __future__ import annotations
 

@@ -3,13 +3,15 @@
 They sign a test user in, set up a game at a chosen position (the deal of its first round
 replaced, as a sandbox position would be, and the log replayed into the cached state), run
 a turn's clock out now instead of after its 30 seconds, let a seek's wait pass at once and run
-beat's match, and load the puzzle fixture.
+beat's match, load the puzzle fixture, and let a tournament table's first minute pass.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import threading
 import uuid
 from datetime import timedelta
 from typing import Any
@@ -17,6 +19,7 @@ from typing import Any
 from django.contrib.auth import get_user_model, login
 from django.core.exceptions import PermissionDenied
 from django.core.management import call_command
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import path
@@ -25,17 +28,45 @@ from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 
 from games import services
-from games.engine.rules import Rules
+from games import tasks as games_tasks
 from games.engine.state import replay, state_to_record
 from games.identity import Identity
-from games.models import Game
+from games.models import Game, Seat, SeatKind, Status
 from matchmaking import tasks as matchmaking
 from matchmaking.models import Seek, SeekStatus
 from rummi_site.urls import urlpatterns as site_patterns
 from tournaments import services as tournaments
-from tournaments.models import Tournament
+from tournaments.models import Table, Tournament
 
 PASSWORD = "tiles-and-racks-42"
+
+
+# A table of bots only (one watched: services.watch_bots) plays on a thread of its own, as on a
+# worker: run eagerly, each bot turn would queue the next inside itself, a whole game deep, past
+# Python's recursion limit. Tables with a person keep running their bot turns on the spot, so
+# the tests that play them see a bot's reply in the answer to their own move.
+_eager_bot_turn = games_tasks.bot_turn.apply_async
+
+
+def _bot_turn(args: Any = None, kwargs: Any = None, **options: Any) -> Any:
+    gid = (args or ())[0] if args else (kwargs or {}).get("gid")
+    if gid and not Seat.objects.filter(game__public_id=gid, kind=SeatKind.HUMAN).exists():
+
+        def play() -> None:
+            try:
+                games_tasks.bot_turn.apply(args=args, kwargs=kwargs)
+            finally:
+                connection.close()
+
+        threading.Thread(target=play, daemon=True).start()
+        return None
+    return _eager_bot_turn(args, kwargs, **options)
+
+
+# Only in the browser tests' server: pytest imports this module too (collecting doctests),
+# where bot turns must stay on the spot.
+if os.environ.get("DJANGO_SETTINGS_MODULE") == "tests.browser.site_settings":
+    games_tasks.bot_turn.apply_async = _bot_turn  # type: ignore[method-assign]
 
 
 def _user(name: str) -> Any:
@@ -72,7 +103,9 @@ def make_tournament(request: HttpRequest) -> JsonResponse:
         tournaments.add_player(None, t, bot="beginner")
     if spec.get("start"):
         tournaments.start(None, t.pk)
-    return JsonResponse({"id": t.pk, "url": t.get_absolute_url()})
+    tables = Table.objects.filter(round__tournament=t, game__isnull=False)
+    games = list(tables.values_list("game__public_id", flat=True))
+    return JsonResponse({"id": t.pk, "url": t.get_absolute_url(), "games": games})
 
 
 def sign_in(request: HttpRequest, name: str) -> HttpResponse:
@@ -83,10 +116,16 @@ def sign_in(request: HttpRequest, name: str) -> HttpResponse:
 @csrf_exempt
 def make_game(request: HttpRequest) -> JsonResponse:
     """Body: players (names, seat order), options (as for a new game), and optionally racks
-    (tile codes per seat), pool_head (codes drawn first, in order) and first (who starts)."""
+    (tile codes per seat), pool_head (codes drawn first, in order), first (who starts) and
+    draws (each person draws once, in turn)."""
     spec = json.loads(request.body)
     viewers = [Identity(user_id=_user(name).pk, name=name) for name in spec["players"]]
     options = {"players": len(viewers), **spec.get("options", {})}
+    # One live game at a time (docs/fair-play.md): the players' live games left over from the
+    # tests before this one on the shared site are set aside, as if over, for a fresh table.
+    for viewer in viewers:
+        while (left := services.live_game_of(viewer)) is not None:
+            Game.objects.filter(pk=left.pk).update(status=Status.FINISHED, deadline=None)
     game = services.create_game(viewers[0], options)
     for index, viewer in enumerate(viewers[1:], start=1):
         services.join_game(viewer, game.seats.get(index=index).invite_token)
@@ -94,12 +133,15 @@ def make_game(request: HttpRequest) -> JsonResponse:
     if "racks" in spec and not _deal(game, spec):
         # A bot that drew first has moved already: the deal cannot be set under its move.
         return JsonResponse({"gid": game.public_id, "moved": True})
+    if spec.get("draws"):
+        # Each person draws once: a game resigned after this is not aborted (docs/fair-play.md).
+        game = _each_draws(game)
     invites = [seat.invite_url for seat in game.seats.all() if seat.is_open]
     return JsonResponse({"gid": game.public_id, "url": f"/g/{game.public_id}/", "invites": invites})
 
 
 def _deal(game: Game, spec: dict[str, Any]) -> bool:
-    kinds = [str(t) for t in Rules.from_dict(game.rules).tile_set.tiles]
+    kinds = services.tile_codes(game)
     free = list(range(len(kinds)))
 
     def take(code: str) -> int:
@@ -136,14 +178,46 @@ def expire(request: HttpRequest, gid: str) -> JsonResponse:
     return JsonResponse({"timed_out": services.timeout(gid, game.turn_number)})
 
 
+def _each_draws(game: Game) -> Game:
+    """Each person's seat draws once, in turn (a real move of their own), until a bot's turn."""
+    for _ in range(game.players):
+        turn = services.family_of(game).turn(services.load_state(game))
+        seat = game.seats.get(index=turn.to_act[0])
+        if seat.user_id is None:
+            break
+        draw = {"key": uuid.uuid4().hex, "expected_seq": game.seq}
+        services.act(game.public_id, Identity(user_id=seat.user_id, name=seat.name), "draw", draw)
+        game.refresh_from_db()
+    return game
+
+
 @csrf_exempt
 def resign(request: HttpRequest, gid: str, name: str) -> JsonResponse:
-    """Resign ``name``'s seat, as that player would (ends a two-player game)."""
-    game = Game.objects.get(public_id=gid)
+    """Resign ``name``'s seat, as that player would (ends a two-player game), once each
+    person's seat has drawn in turn: a game resigned before a real move is aborted, unrated
+    (docs/fair-play.md), and these games are for their ratings."""
+    game = _each_draws(Game.objects.get(public_id=gid))
     body = {"key": uuid.uuid4().hex, "expected_seq": game.seq}
     return JsonResponse(
         services.act(gid, Identity(user_id=_user(name).pk, name=name), "resign", body)
     )
+
+
+@csrf_exempt
+def rematch(request: HttpRequest, gid: str, name: str) -> JsonResponse:
+    """``name`` asks for (or accepts) a rematch of finished game ``gid``."""
+    new = services.offer_rematch(gid, Identity(user_id=_user(name).pk, name=name))
+    return JsonResponse({"gid": new.public_id, "url": new.get_absolute_url()})
+
+
+@csrf_exempt
+def lapse_rematch(request: HttpRequest, gid: str) -> JsonResponse:
+    """The rematch offer of finished game ``gid`` was made long ago: beat's sweep
+    (``expire-rematches``) runs now and lets it lapse."""
+    Game.objects.filter(rematch_of__public_id=gid, status=Status.WAITING).update(
+        created=timezone.now() - timedelta(days=30)
+    )
+    return JsonResponse({"lapsed": services.expire_rematches()})
 
 
 @csrf_exempt
@@ -156,6 +230,32 @@ def seek_waited(request: HttpRequest, name: str) -> JsonResponse:
         Seek.objects.filter(pk=seek.pk).update(created=seek.created - timedelta(seconds=seconds))
         moved += 1
     return JsonResponse({"moved": moved, "made": matchmaking.match()})
+
+
+def seen_seats(request: HttpRequest, gid: str) -> JsonResponse:
+    """The names of the game's seats whose page has been heard from (docs/fair-play.md)."""
+    seats = Seat.objects.filter(game__public_id=gid, first_seen__isnull=False)
+    return JsonResponse({"seen": sorted(seats.values_list("name", flat=True))})
+
+
+@csrf_exempt
+def first_minute_passed(request: HttpRequest, gid: str) -> JsonResponse:
+    """As if the tournament table ``gid`` had started two minutes ago, its seats seen so far
+    seen in its first second (a loaded machine may take more than a minute to open a page):
+    the stand-in plays a gone player's turn if it is theirs, then the organiser ends the table
+    (scored as if blocked)."""
+    game = Game.objects.get(public_id=gid)
+    started = timezone.now() - timedelta(minutes=2)
+    Game.objects.filter(pk=game.pk).update(started=started)
+    # Seen at the start (and still there: their last sighting stays).
+    Seat.objects.filter(game=game, first_seen__isnull=False).update(
+        first_seen=started + timedelta(seconds=1)
+    )
+    stood = (gid, game.turn_number) in services.due_stand_ins()
+    if stood:
+        services.play_stand_in_turn(gid, game.turn_number)
+    tournaments.adjudicate(None, Table.objects.get(game=game), "the browser test ends it")
+    return JsonResponse({"stood_in": stood})
 
 
 def error_page(request: HttpRequest, code: int) -> HttpResponse:
@@ -183,6 +283,10 @@ urlpatterns = [
     path("__test__/puzzles", load_puzzles),
     path("__test__/resign/<str:gid>/<str:name>", resign),
     path("__test__/seek/<str:name>/waited", seek_waited),
+    path("__test__/rematch/<str:gid>/lapse", lapse_rematch),
+    path("__test__/rematch/<str:gid>/<str:name>", rematch),
     path("__test__/error/<int:code>", error_page),
+    path("__test__/seen/<str:gid>", seen_seats),
+    path("__test__/first-minute/<str:gid>", first_minute_passed),
     *site_patterns,
 ]

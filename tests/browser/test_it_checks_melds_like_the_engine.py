@@ -1,4 +1,4 @@
-"""The board's meld check (static/games/rules.js) agrees with the engine's on every meld."""
+"""The board's meld check (static/kit/rules.js) agrees with the engine's on every meld."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_it_reads_every_meld_as_the_engine_does(
     ]
     answers = page.evaluate(
         """async ([melds, max]) => {
-            const rules = await import("/static/games/rules.js");
+            const rules = await import("/static/kit/rules.js");
             return melds.map((m) => {
                 const best = rules.bestReading(m, max);
                 return [best ? best.value : null, rules.meldError(m, max)];
@@ -81,7 +81,7 @@ def test_it_lays_dropped_tiles_in_an_order_the_engine_accepts(new_page: Any, har
     cases += [m.split() for m in ["R7 K7 Y7", "R5 R9 R6", "B1 R2 B3"]]
     orders = page.evaluate(
         """async (cases) => {
-            const rules = await import("/static/games/rules.js");
+            const rules = await import("/static/kit/rules.js");
             return cases.map((m) => rules.arrangement(m, 13));
         }""",
         cases,

@@ -66,10 +66,13 @@ def test_a_seek_can_be_cancelled(new_page: Any, site: str) -> None:
     page.goto(f"{site}/__test__/login/seeker3/?next=/")
     seek(page, "Parlor League", bots="300")
     page.locator("#seek-status").filter(has_text="Bots fill the table after 300 s").wait_for()
+    # Beside Cancel, the form's button changes the open seek: it does not seek "again".
+    expect(page.locator("#seek-go")).to_have_text("Update seek")
 
     page.locator("#seek-cancel").click()
 
     page.locator("#seek-cancel").wait_for(state="hidden")
+    expect(page.locator("#seek-go")).to_have_text("Seek")
     assert page.locator("#seek-status").inner_text() == ""
     page.reload()
     assert "Nobody is seeking right now." in page.locator("#seek-counts").inner_text()

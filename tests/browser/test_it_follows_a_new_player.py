@@ -85,7 +85,7 @@ def test_a_new_player_signs_up_wins_a_rated_game_and_the_felt_follows(
     page.goto(site + "/@/hana/")
     toasts = page.locator(".messages").inner_text()
     assert "Trophy earned: 🏆 First win" in toasts
-    assert page.locator("svg.rating-chart polyline").count() == 1
+    page.wait_for_selector('.pool [data-rating-chart][data-drawn="1"]')
     assert page.locator(".trophies").get_by_text("First win").count() == 1
     shoot(page, "new-player-profile-1280.png")
 

@@ -18,37 +18,51 @@ from games.engine.r45 import bots
 from games.engine.r45.state import Discard, Display, Draw, Stitch
 
 from .conftest import PHONE, call, shoot
-from .helpers import drag
+from .r45_play import move_of, my_turn, until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def until(page: Any, condition: str, timeout: float = 30_000) -> None:
-    """Wait for ``condition`` (JavaScript) to hold; on a timeout, say what the page shows."""
-    try:
-        page.wait_for_function(condition, timeout=timeout)
-    except Exception as error:
-        shown = page.evaluate(
-            """() => ({seq: r45.client.seq, busy: r45.busy, phase: r45.view?.phase,
-                to_act: r45.view?.to_act, turn: r45.view?.turn_number, taken: r45.view?.taken,
-                error: document.getElementById('r45-error').textContent,
-                status: document.getElementById('r45-status').textContent})"""
-        )
-        raise AssertionError(f"waited for {condition}; the page shows {shown}") from error
+# One JavaScript task finds both ends of a drag: the tile (brought into view first) and the
+# zone's point (its centre, or just inside the end of a meld). Measured apart, by locators, the
+# page's poll (every 2 s) could redraw the hand between the two and leave a handle detached.
+AIM = """([tile, zone, end]) => {
+    const el = document.querySelector(`#r45-hand [data-tile="${tile}"]`);
+    const target = document.querySelector(zone);
+    if (!el || !target) return null;
+    el.scrollIntoView({block: "nearest", inline: "nearest"});
+    const a = el.getBoundingClientRect(), b = target.getBoundingClientRect();
+    const x = end === "low" ? b.left + 4 : end === "high" ? b.right - 4 : b.left + b.width / 2;
+    return {from: [a.left + a.width / 2, a.top + a.height / 2], to: [x, b.top + b.height / 2]};
+}"""
 
 
-def drag_until_sent(page: Any, tile: int, target: Any) -> None:
-    """Drag our tile onto ``target`` (a locator, or a function giving the point to drop on)
-    until the page sends the move. A drag that starts as the page moves under the pointer (a
-    status line wrapping after a poll) misses, as it would for a person, who would drag again;
-    the failure says what was under the tile and the target."""
-    seq = page.evaluate("r45.client.seq")
+def drag_until_sent(page: Any, tile: int, zone: str, end: str = "") -> None:
+    """Drag our tile onto the drop zone ``zone`` (a selector; ``end`` "low" or "high" aims
+    just inside that end of it) and let go once the page lights the zone under the tile
+    (``r45-over``): the state the page drops on, not a point measured before the drag. From
+    the press on, the page holds the hand still (static/kit/drag.js). Then wait for the move:
+    ``r45.busy`` or a new seq, measured once no move of hers was on its way (a draw whose
+    socket frame came before its answer leaves ``busy`` set). A drag whose zone never lit is
+    let go and made again; three fail saying what lay under the tile and the zone."""
     for _ in range(3):
-        source = page.locator(f'#r45-hand [data-tile="{tile}"]')
-        # The mouse works on what is on screen: bring the tile into view before aiming (the
-        # page is taller than the window when a notice, such as a trophy's, tops it).
-        source.scroll_into_view_if_needed()
-        drag(page, source, target() if callable(target) else target)
+        until(page, "!r45.busy")
+        seq = page.evaluate("r45.client.seq")
+        aim = page.evaluate(AIM, [tile, zone, end])
+        assert aim is not None, f"no tile {tile} in the hand, or no {zone}"
+        (x0, y0), (x1, y1) = aim["from"], aim["to"]
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        page.mouse.move(x0 + 8, y0 + 8, steps=2)
+        page.mouse.move(x1, y1, steps=8)
+        try:
+            page.wait_for_function(
+                f"document.querySelector({zone!r})?.classList.contains('r45-over')",
+                timeout=5_000,
+            )
+        except Exception:
+            page.mouse.move(x0, y0, steps=2)  # let go over the hand, where a drop does nothing
+        page.mouse.up()
         try:
             page.wait_for_function(f"r45.busy || r45.client.seq > {seq}", timeout=5_000)
             return
@@ -66,25 +80,9 @@ def drag_until_sent(page: Any, tile: int, target: Any) -> None:
                     onTarget: t && at(t.x + t.width / 2, t.y + t.height / 2),
                     scroll: [scrollX, scrollY, innerWidth, innerHeight]};
         }""",
-        [tile, "#r45-train"],
+        [tile, zone],
     )
     raise AssertionError(f"three drags of tile {tile} sent nothing; the page shows {seen}")
-
-
-def my_turn(page: Any) -> Any:
-    # The bot thinks (its turn runs in the site's one thread for sync views, beside the other
-    # tests' work): wait on the state, with room for a loaded machine.
-    until(page, "r45.view && (r45.view.phase === 'over' || r45.view.to_act.includes(0))", 60_000)
-    return page.evaluate("r45.view")
-
-
-def move_of(action: Any) -> dict[str, Any]:
-    fields = {n: getattr(action, n) for n in action.__dataclass_fields__ if n != "seat"}
-    plain = {
-        n: [list(v) if isinstance(v, tuple) else v for v in x] if isinstance(x, tuple) else x
-        for n, x in fields.items()
-    }
-    return {"action": type(action).__name__, **plain}
 
 
 def by_controls(page: Any, action: Any, view: dict[str, Any]) -> bool:
@@ -106,14 +104,8 @@ def by_controls(page: Any, action: Any, view: dict[str, Any]) -> bool:
         assert page.evaluate("r45.drafts") == [list(m) for m in action.melds]
         page.click("#r45-play")
     elif isinstance(action, Stitch):
-
-        def end_of_meld() -> tuple[float, float]:
-            box = page.locator(f"#r45-players [data-meld='{action.meld}']").bounding_box()
-            assert box is not None
-            x = box["x"] + (4 if action.end == "low" else box["width"] - 4)
-            return x, box["y"] + box["height"] / 2
-
-        drag_until_sent(page, action.tile, end_of_meld)
+        end = "low" if action.end == "low" else "high"
+        drag_until_sent(page, action.tile, f"#r45-players [data-meld='{action.meld}']", end)
     else:
         return False
     until(page, f"r45.client.seq > {seq}")
@@ -160,7 +152,7 @@ def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
         chosen = page.locator(f'#r45-hand [data-tile="{tile}"]')
         chosen.wait_for(state="visible")
         if turn == 0:
-            drag_until_sent(page, tile, page.locator("#r45-train"))
+            drag_until_sent(page, tile, "#r45-train")
         else:
             chosen.click()
             page.wait_for_selector(f'#r45-hand .r45-selected[data-tile="{tile}"]')
@@ -197,16 +189,23 @@ def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
 
     page.wait_for_selector("#r45[data-ended]")
     final = page.evaluate("r45.view")
+    # The scorecard's lines come in place order; each says its seat.
     rows = page.locator("#r45-scorecard tbody tr")
     assert rows.count() == 2
+    seats = [int(rows.nth(i).get_attribute("data-seat")) for i in range(2)]
     cells = [rows.nth(i).locator("td").all_inner_texts() for i in range(2)]
-    assert [int(c[2]) for c in cells] == final["scores"]
+    assert [int(c[2]) for c in cells] == [final["scores"][s] for s in seats]
+    assert [int(c[0]) for c in cells] == sorted(int(c[0]) for c in cells)
     best = max(final["scores"])
-    assert [c[0] == "1" for c in cells] == [s == best for s in final["scores"]]
+    assert [c[0] == "1" for c in cells] == [final["scores"][s] == best for s in seats]
     assert page.locator("#r45-end-links a", has_text="Check the shuffle").count() == 1
+    # Not a tournament's game: the way back is the parlor's, and a rematch is offered.
+    assert page.locator("#r45-back").get_attribute("href") == "/"
+    assert page.locator("#r45-back").inner_text() == "Back to the parlor"
+    assert page.locator("#r45-end .rm-rematch").inner_text() == "Rematch"
     # Alice's name links to her profile, on the scorecard and over her displays; the bot's
     # is text (issue 19).
-    names = [rows.nth(i).locator("td").nth(1) for i in range(2)]
+    names = [rows.nth(seats.index(s)).locator("td").nth(1) for s in range(2)]
     assert names[0].locator("a").get_attribute("href") == "/@/alice/"
     assert names[1].locator("a").count() == 0 and names[1].inner_text().endswith("bot")
     heads = page.locator("#r45-players h3")

@@ -76,10 +76,9 @@ def test_an_admin_made_tournament_is_played_and_its_standings_update_live(
             except Exception:
                 page.wait_for_timeout(300)
         page.wait_for_selector("#rummi.rummi")
-        page.click(".rm-gear")  # resigning is in the board's settings panel
         page.once("dialog", lambda dialog: dialog.accept())
-        page.click(".rm-resign")
-        page.wait_for_selector("text=Back to the parlor", timeout=15_000)
+        page.click(".rm-resign")  # beside End turn, with a confirm
+        page.wait_for_selector("#rummi[data-ended] .rm-end .rm-home", timeout=15_000)
 
     # The watcher never reloads: the page follows the results on its own.
     watcher.wait_for_function(

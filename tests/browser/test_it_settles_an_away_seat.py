@@ -73,6 +73,8 @@ def test_it_ends_the_game_as_the_away_players_resignation(new_page: Any, site: s
     assert answer.value.ok, answer.value.text()
     end = page.locator(".rm-end")
     end.wait_for()
+    # The scorecard from the end API replaces the frame's summary once it has answered.
+    page.wait_for_selector("#rummi[data-ended]")
     assert "bob (resigned)" in end.inner_text()
     page.wait_for_function("rummi.board.view.finished === true")
     shoot(page, "away-ended-1280.png")

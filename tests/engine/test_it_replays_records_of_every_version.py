@@ -13,14 +13,27 @@ from games.engine import events as events_module
 from games.engine.audit import audit_record
 from games.engine.errors import InvalidInput
 from games.engine.events import EVENT_VERSION, GameEnded, TileDrawn, event_from_dict
+from games.engine.r45 import audit as r45_audit
+from games.engine.r45 import events as r45_events
 from games.engine.rules import rules_named
 from games.engine.state import GameConfig, Resign, apply, new_game, replay
 
-RECORDS = sorted((Path(__file__).parent.parent / "fixtures" / "records").glob("*.json"))
+EXPORTED = sorted((Path(__file__).parent.parent / "fixtures" / "records").glob("*.json"))
+
+
+def _family(path: Path) -> str:
+    """A record names its game family by its first event (docs/design.md "Event versions")."""
+    first = json.loads(path.read_text())["events"][0]
+    return "r45" if first["kind"] == "R45Started" else "rummikub"
+
+
+RECORDS = [p for p in EXPORTED if _family(p) == "rummikub"]
+R45_RECORDS = [p for p in EXPORTED if _family(p) == "r45"]
 
 
 def test_there_are_records_to_replay() -> None:
     assert len(RECORDS) >= 4
+    assert len(R45_RECORDS) >= 3
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
@@ -49,6 +62,44 @@ def test_an_old_record_reads_as_the_current_version_and_writes_back_the_same(pat
     for old, new in zip(payloads, rewritten, strict=True):
         fresh = {k: v for k, v in new.items() if k not in old}
         assert set(fresh) <= {"v", "note"}, fresh
+
+
+@pytest.mark.parametrize("path", R45_RECORDS, ids=lambda p: p.stem)
+def test_an_exported_r45_record_replays_to_its_end_and_seed_check(path: Path) -> None:
+    record = json.loads(path.read_text())
+    expected = record["expected"]
+
+    state, check = r45_audit.audit_record(record)
+
+    assert (state.reason, state.winner, list(state.scores)) == (
+        expected["reason"],
+        expected["winner"],
+        expected["scores"],
+    )
+    assert state.renewals == expected["renewals"]
+    assert len(record["events"]) == expected["events"]
+    assert check == expected["check"]
+    assert check["commitment_matches"] and check["deals_match"]
+
+
+@pytest.mark.parametrize("path", R45_RECORDS, ids=lambda p: p.stem)
+def test_an_old_r45_record_reads_as_the_current_version_and_writes_back_the_same(
+    path: Path,
+) -> None:
+    payloads = json.loads(path.read_text())["events"]
+
+    rewritten = [r45_events.event_from_dict(p).to_dict() for p in payloads]
+
+    assert all(p["v"] == r45_events.EVENT_VERSION for p in rewritten)
+    assert [{k: v for k, v in p.items() if k != "v"} for p in rewritten] == [
+        {k: v for k, v in p.items() if k != "v"} for p in payloads
+    ]
+
+
+def test_the_r45_records_include_a_renewed_stock_and_four_players() -> None:
+    records = [json.loads(p.read_text()) for p in R45_RECORDS]
+    assert any(r["expected"]["renewals"] > 0 for r in records)
+    assert {r["events"][0]["players"] for r in records} >= {2, 4}
 
 
 def test_a_field_added_later_takes_its_default_on_old_events() -> None:

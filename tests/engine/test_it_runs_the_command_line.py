@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import subprocess
 import sys
 from typing import Any
@@ -11,6 +12,8 @@ from typing import Any
 import pytest
 
 from games.engine.cli import main
+from games.engine.errors import IllegalMove, InvalidInput
+from games.engine.r45.family import R45
 from games.engine.rules import RULES
 from games.engine.scoring import MatchFormat
 from games.engine.state import Draw, GameConfig, apply, new_game
@@ -159,3 +162,31 @@ def test_solve_arranges_a_flat_table_first() -> None:
 def test_solve_refuses_impossible_positions(position: dict[str, Any]) -> None:
     code, result = run(["solve"], json.dumps(position))
     assert code == 2 and result["error"]
+
+
+def r45_record(seed: bytes = bytes(range(32))) -> list[dict[str, Any]]:
+    """A whole Rummy 45 game of hard bots (or their fallback), as its events."""
+    setup = R45.setup("r45", {"players": 2})
+    state, events = R45.new_game(setup, seed)
+    log = [e.to_dict() for e in events]
+    rng = random.Random(7)
+    while not R45.turn(state).finished and len(log) < 5000:
+        seat = R45.turn(state).to_act[0]
+        try:
+            action = R45.bot_action(R45.view_for(state, seat), rng, "hard")
+            state, more = R45.apply(state, action, seed)
+        except (IllegalMove, InvalidInput):
+            state, more = R45.apply(state, R45.fallback_action(state, seat), seed)
+        log += [e.to_dict() for e in more]
+    return log
+
+
+def test_replay_reads_a_rummy45_record_by_its_mode_or_its_first_event() -> None:
+    seed = bytes(range(32))
+    log = r45_record(seed)
+    code, by_mode = run(["replay"], json.dumps({"mode": "r45", "events": log, "seed": seed.hex()}))
+    assert code == 0 and by_mode["family"] == "r45"
+    assert by_mode["seed_check"]["commitment_matches"] and by_mode["seed_check"]["deals_match"]
+    code, bare = run(["replay"], json.dumps(log))
+    assert code == 0 and bare["family"] == "r45" and bare["state"] == by_mode["state"]
+    assert run(["replay"], json.dumps({"mode": "chess", "events": log}))[0] == 2

@@ -17,6 +17,7 @@ import os
 import secrets
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -40,10 +41,13 @@ from games.identity import GUEST_KEY, GUEST_NAME, Identity
 from games.models import Game
 
 ROOT = Path(__file__).resolve().parents[2]
+FAULTS = Path(__file__).resolve().parent
 HOST = "127.0.0.1"
 REDIS_SERVER = "/usr/bin/redis-server"
 # A CSRF token is any 32 letters and digits, sent as both the cookie and the header.
 CSRF = "faultsfaultsfaultsfaultsfaults42"
+# The proxy of `make prod` ends TLS with a self-signed certificate (deploy/prod.py).
+UNVERIFIED_TLS = ssl._create_unverified_context()
 
 
 def on_postgres_and_redis() -> bool:
@@ -153,6 +157,7 @@ class Servers:
     def __init__(self, tmp_path: Path) -> None:
         self.tmp_path = tmp_path
         self.started: list[Server] = []
+        self.layouts: list[Layout] = []
 
     def add(self, name: str, command: list[str], env: dict[str, str]) -> Server:
         server = Server(name, command, env, self.tmp_path / f"{name}.log")
@@ -167,9 +172,20 @@ class Servers:
         web.wait_listening()
         return web
 
-    def worker(self, name: str, env: dict[str, str]) -> Server:
-        command = [sys.executable, "-m", "celery", "-A", "rummi_site", "worker"]
-        command += ["--pool", "solo", "--loglevel", "INFO", "-n", f"{name}@%h"]
+    def worker(
+        self, name: str, env: dict[str, str], concurrency: int = 0, app: str = "rummi_site"
+    ) -> Server:
+        """A Celery worker: ``--pool solo`` unless ``concurrency`` asks for that many prefork
+        processes (as production runs them). ``app="fault_tasks"`` adds the test's slow task
+        (tests/faults/fault_tasks.py)."""
+        command = [sys.executable, "-m", "celery", "-A", app, "worker"]
+        if concurrency:
+            command += ["--pool", "prefork", "--concurrency", str(concurrency)]
+        else:
+            command += ["--pool", "solo"]
+        command += ["--loglevel", "INFO", "-n", f"{name}@%h"]
+        if app != "rummi_site":
+            env = {**env, "PYTHONPATH": os.pathsep.join([str(FAULTS), str(ROOT)])}
         return self.add(name, command, env)
 
     def beat(self, env: dict[str, str]) -> Server:
@@ -189,6 +205,8 @@ class Servers:
         return "\n".join(server.tail() for server in self.started)
 
     def stop_all(self) -> None:
+        for layout in self.layouts:
+            layout.stop()
         for server in reversed(self.started):
             server.kill(signal.SIGTERM if server.name.startswith("web") else signal.SIGKILL)
 
@@ -301,7 +319,8 @@ def started_game(mode: str = "parlor", players: int = 2, target: int | None = 10
     sessions = [guest(f"Fault {seat}") for seat in range(players)]
     game = services.create_game(sessions[0][1], {"mode": mode, "players": players})
     if target is not None:
-        Game.objects.filter(pk=game.pk).update(match=MatchFormat("target", target=target).to_dict())
+        config = {**game.config, "match": MatchFormat("target", target=target).to_dict()}
+        Game.objects.filter(pk=game.pk).update(config=config)
     for seat, (_, identity) in enumerate(sessions[1:], start=1):
         services.join_game(identity, game.seats.get(index=seat).invite_token)
     game = Game.objects.get(pk=game.pk)
@@ -331,13 +350,24 @@ def projected_events(gid: str, after: int, seat: int | None) -> list[dict[str, A
 
 
 def request(
-    port: int, method: str, path: str, cookie: str, body: dict[str, Any] | None = None
+    port: int,
+    method: str,
+    path: str,
+    cookie: str,
+    body: dict[str, Any] | None = None,
+    tls: bool = False,
 ) -> tuple[int, Any]:
     """One request on a fresh connection: (status, JSON answer or None). Raises OSError when
-    the server cannot be reached or drops the connection."""
-    conn = http.client.HTTPConnection(HOST, port, timeout=20)
+    the server cannot be reached or drops the connection. ``tls``: HTTPS (the proxy of `make
+    prod`), sending the page's Origin as a browser does (Django's CSRF check wants it there)."""
+    conn: http.client.HTTPConnection
+    headers = {"Cookie": cookie, "X-CSRFToken": CSRF}
+    if tls:
+        conn = http.client.HTTPSConnection(HOST, port, timeout=20, context=UNVERIFIED_TLS)
+        headers["Origin"] = f"https://{HOST}:{port}"
+    else:
+        conn = http.client.HTTPConnection(HOST, port, timeout=20)
     try:
-        headers = {"Cookie": cookie, "X-CSRFToken": CSRF}
         data = None
         if body is not None:
             data = json.dumps(body).encode()
@@ -368,6 +398,7 @@ class Move:
     attempts: int = 0
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    statuses: list[int] = field(default_factory=list)  # every answer's status, 0: no answer
 
 
 def move(
@@ -377,6 +408,7 @@ def move(
     expected_seq: int,
     patience: float = 20.0,
     key: str | None = None,
+    tls: bool = False,
 ) -> Move:
     """A draw by ``player``; ``key`` to send again a move whose answer was lost."""
     made = Move(key or uuid.uuid4().hex, expected_seq)
@@ -386,12 +418,14 @@ def move(
         made.attempts += 1
         try:
             made.status, made.answer = request(
-                port, "POST", f"/api/games/{gid}/draw", player.cookie, body
+                port, "POST", f"/api/games/{gid}/draw", player.cookie, body, tls
             )
         except OSError as error:
             made.status, made.answer = 0, None
             made.failures.append(f"{type(error).__name__}: {error}")
+            made.statuses.append(0)
         else:
+            made.statuses.append(made.status)
             if made.status < 500:
                 break
             made.failures.append(f"{made.status} {made.answer}")
@@ -402,8 +436,8 @@ def move(
     return made
 
 
-def events_after(port: int, gid: str, cookie: str, after: int) -> dict[str, Any]:
-    status, answer = request(port, "GET", f"/api/games/{gid}/events?after={after}", cookie)
+def events_after(port: int, gid: str, cookie: str, after: int, tls: bool = False) -> dict[str, Any]:
+    status, answer = request(port, "GET", f"/api/games/{gid}/events?after={after}", cookie, tls=tls)
     if status != 200:
         raise ConnectionError(f"GET events answered {status}: {answer}")
     return dict(answer)
@@ -419,8 +453,9 @@ class Board:
     ``hello``, ``fetch``); ``hellos`` every hello's seq; ``closes`` when its socket dropped.
     """
 
-    def __init__(self, port: int, gid: str, cookie: str, name: str) -> None:
+    def __init__(self, port: int, gid: str, cookie: str, name: str, tls: bool = False) -> None:
         self.port = port
+        self.tls = tls
         self.gid = gid
         self.cookie = cookie
         self.name = name
@@ -460,10 +495,12 @@ class Board:
     def _connect(self) -> Any:
         from websockets.sync.client import connect
 
+        scheme = "https" if self.tls else "http"
         return connect(
-            f"ws://{HOST}:{self.port}/ws/games/{self.gid}/",
-            origin=f"http://{HOST}:{self.port}",  # type: ignore[arg-type]
+            f"{'wss' if self.tls else 'ws'}://{HOST}:{self.port}/ws/games/{self.gid}/",
+            origin=f"{scheme}://{HOST}:{self.port}",  # type: ignore[arg-type]
             additional_headers={"Cookie": self.cookie},
+            ssl=UNVERIFIED_TLS if self.tls else None,
             proxy=None,
             ping_interval=None,
             open_timeout=20,
@@ -473,7 +510,7 @@ class Board:
 
     def _catch_up(self) -> None:
         """GET the events after the last seq (a gap, or a socket that had dropped)."""
-        answer = events_after(self.port, self.gid, self.cookie, self.seq)
+        answer = events_after(self.port, self.gid, self.cookie, self.seq, self.tls)
         with self.lock:
             self.fetched.append((self.seq, answer))
             for item in answer["events"]:
@@ -559,10 +596,12 @@ class SocketMover:
     def __init__(self, web: Web, gid: str, player: Player) -> None:
         from websockets.sync.client import connect
 
+        tls = web.origin.startswith("https:")
         self.ws = connect(
-            f"ws://{HOST}:{web.port}/ws/games/{gid}/",
+            f"{'wss' if tls else 'ws'}://{HOST}:{web.port}/ws/games/{gid}/",
             origin=web.origin,  # type: ignore[arg-type]
             additional_headers={"Cookie": player.cookie},
+            ssl=UNVERIFIED_TLS if tls else None,
             proxy=None,
             ping_interval=None,
             open_timeout=20,
@@ -592,3 +631,170 @@ class SocketMover:
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.ws.close()
+
+
+# make prod's layout (deploy/prod.py, deploy/supervisord-prod.conf)
+
+
+def _prod_module() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("rummi_deploy_prod", ROOT / "deploy" / "prod.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+NGINX = "/usr/sbin/nginx"
+# `make faults` (RUMMI_FAULT_SUITE=1) runs it, on its own: its timings would suffer from
+# make test's parallel load.
+needs_the_production_layout = pytest.mark.skipif(
+    os.environ.get("RUMMI_FAULT_SUITE") != "1"
+    or not on_postgres_and_redis()
+    or not Path(REDIS_SERVER).exists()
+    or not Path(NGINX).exists(),
+    reason="the fault suite behind the proxy runs under `make faults` (RUMMI_FAULT_SUITE=1), on "
+    f"PostgreSQL and Redis, with nginx ({NGINX}: `make nginx`) and {REDIS_SERVER}",
+)
+
+
+@dataclass
+class Proxy:
+    """The layout's front door: nginx on HTTPS; what ``SocketMover`` and ``Board`` need."""
+
+    port: int
+
+    @property
+    def origin(self) -> str:
+        return f"https://{HOST}:{self.port}"
+
+
+@dataclass
+class Layout:
+    """`make prod`'s processes under supervisord, on the test database and a Redis of the
+    test's own, on free ports."""
+
+    supervisord: Server
+    env: dict[str, str]
+    folder: Path
+    proxy: Proxy
+    web_ports: list[int]
+
+    def ctl(self, *args: str) -> str:
+        ctl = Path(sys.executable).with_name("supervisorctl")
+        conf = ROOT / "deploy" / "supervisord-prod.conf"
+        done = subprocess.run(
+            [str(ctl), "-c", str(conf), *args], env=self.env, capture_output=True, text=True
+        )
+        return done.stdout
+
+    def pid(self, program: str) -> int:
+        text = self.ctl("pid", program).strip()
+        return int(text) if text.isdigit() else 0
+
+    def log(self, program: str) -> Path:
+        return self.folder / "log" / f"{program}.log"
+
+    def supervisor_log(self) -> str:
+        return self.log("supervisord").read_text(errors="replace")
+
+    def logs(self) -> str:
+        parts = []
+        for name in ("supervisord", "proxy", "web1", "web2", "worker1", "worker2", "beat"):
+            try:
+                text = self.log(name).read_text(errors="replace")[-2500:]
+            except OSError:
+                text = "(none)"
+            parts.append(f"--- {name}\n{text}")
+        return "\n".join(parts)
+
+    def wait_ready(self, seconds: float = 120) -> None:
+        """Both web processes listen, both workers are ready, beat sends its sweeps."""
+        until = time.monotonic() + seconds
+        while time.monotonic() < until:
+            if not self.supervisord.alive():
+                raise RuntimeError(f"supervisord exited\n{self.logs()}")
+            listening = all(_listens(port) for port in self.web_ports)
+            texts = [self._text(n) for n in ("worker1", "worker2", "beat")]
+            if (
+                listening
+                and all(" ready." in t for t in texts[:2])
+                and "Sending due task sweep-timeouts" in texts[2]
+            ):
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"the layout was not ready in {seconds} s\n{self.logs()}")
+
+    def _text(self, program: str) -> str:
+        try:
+            return self.log(program).read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        """SIGTERM to supervisord, which stops every program (their process groups), waiting
+        for them as long as the configuration says; then whatever is left (each program runs
+        in a process group of its own) is killed."""
+        pids = [int(p) for p in self.ctl("pid", "all").split() if p.isdigit() and p != "0"]
+        process = self.supervisord.process
+        if process is not None and process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(60)
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)
+
+
+def _listens(port: int) -> bool:
+    with contextlib.suppress(OSError), socket.create_connection((HOST, port), 0.3):
+        return True
+    return False
+
+
+def prod_layout(
+    running: Servers, tmp_path: Path, redis: Redis, extra: dict[str, str] | None = None
+) -> Layout:
+    """Start deploy/supervisord-prod.conf as `make prod` does (deploy/prod.py renders it), on
+    the test database, ``redis`` and free ports; the caller's ``servers`` stops it."""
+    prod = _prod_module()
+    https, http, web1, web2 = (free_port() for _ in range(4))
+    folder = tmp_path / "prod"
+    args = prod.parser().parse_args(
+        ["--dir", str(folder), "--https-port", str(https), "--http-port", str(http)]
+        + ["--web-ports", f"{web1},{web2}", "--render-only"]
+    )
+    base = {**site_env(tmp_path, redis.url), **(extra or {})}
+    folder, env = prod.prepare(args, base)
+    supervisord = Path(sys.executable).with_name("supervisord")
+    conf = ROOT / "deploy" / "supervisord-prod.conf"
+    server = running.add("supervisord", [str(supervisord), "-c", str(conf)], env)
+    layout = Layout(server, env, folder, Proxy(https), [web1, web2])
+    running.layouts.append(layout)
+    layout.wait_ready()
+    return layout
+
+
+def terminate_site_connections() -> int:
+    """``pg_terminate_backend`` every connection to the test database (only it) but this
+    process's own; wait until they are gone; drop this process's own dead pooled ones."""
+    name = connection.settings_dict["NAME"]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> pg_backend_pid()",
+            [name],
+        )
+        killed = [pid for pid, _ in cursor.fetchall()]
+        until = time.monotonic() + 10
+        while killed and time.monotonic() < until:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)", [killed])
+            if cursor.fetchone()[0] == 0:
+                break
+            time.sleep(0.02)
+    pool = getattr(connection, "pool", None)
+    if pool is not None:
+        pool.check()
+    return len(killed)

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from games.engine.state import state_from_record
 
@@ -32,6 +31,7 @@ from .helpers import (
     servers,
     site_env,
     started_game,
+    terminate_site_connections,
 )
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, needs_postgres_and_redis]
@@ -39,26 +39,9 @@ KILLS = 4
 RECOVERY_S = 10.0  # a move, its retries included, is answered 200 within this
 
 
-def terminate_connections() -> int:
-    """Kill every connection to the test database but this one (the test's own), wait until
-    they are gone, and drop the dead ones idle in this process's own pool (its next test would
-    get them, as the servers do)."""
-    name = connection.settings_dict["NAME"]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = %s AND pid <> pg_backend_pid()",
-            [name],
-        )
-        killed = [pid for pid, _ in cursor.fetchall()]
-        until = time.monotonic() + 10
-        while killed and time.monotonic() < until:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)", [killed])
-            if cursor.fetchone()[0] == 0:
-                break
-            time.sleep(0.02)
-    connection.pool.check()
-    return len(killed)
+# Kill every connection to the test database but this one (the test's own), wait until they
+# are gone, and drop the dead ones idle in this process's own pool (tests/faults/helpers.py).
+terminate_connections = terminate_site_connections
 
 
 def test_moves_survive_killed_connections(tmp_path: Path) -> None:
@@ -166,14 +149,6 @@ def test_moves_survive_killed_connections(tmp_path: Path) -> None:
     assert turns == len(made_moves) + 1, (turns, len(made_moves))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="after pg_terminate_backend each web process answers a 500 for every dead connection "
-    "still idle in its psycopg pool (at least min_size=2): the pool hands them out unchecked "
-    "(Django passes check=ConnectionPool.check_connection only with CONN_HEALTH_CHECKS, which "
-    "the PostgreSQL settings leave off), so a client's one retry also fails; with "
-    "CONN_HEALTH_CHECKS=True in database_from_env's PostgreSQL dict this test passes",
-)
 def test_a_move_retried_once_after_the_connections_are_killed_is_answered(tmp_path: Path) -> None:
     with servers(tmp_path) as running:
         redis = running.redis()

@@ -1,4 +1,5 @@
-"""Game fixtures: the cast at a table, and a check that every game's log replays to its cache."""
+"""Game fixtures: the cast at a table, and a check that every game's log replays to its cache
+(and its sweep columns to what that state says)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import pytest
 from django.test import Client
 
 from games import services
-from games.engine.state import replay, state_from_record
+from games.engine.families import family_named
 from games.identity import Identity
 from games.models import Game
+from games.services.record import acting_bits
 
 
 @pytest.fixture(autouse=True)
@@ -29,9 +31,14 @@ def _every_game_replays_to_its_cache(request: pytest.FixtureRequest) -> Iterator
     if not uses_db and not request.node.get_closest_marker("django_db"):
         return
     for game in Game.objects.exclude(state=None):
+        family = family_named(game.family)
         events = [e.payload for e in game.events.order_by("seq")]
         assert [e.seq for e in game.events.order_by("seq")] == list(range(1, game.seq + 1))
-        assert replay(events) == state_from_record(game.state), game.public_id
+        state = family.replay(events)
+        assert state == family.state_from_record(game.state), game.public_id
+        # The sweeps' columns (games/models.py) say what the state says.
+        turn = family.turn(state)
+        assert (game.acting, game.stand_in_seat) == (acting_bits(turn), turn.stand_in_seat)
 
 
 def key() -> str:

@@ -126,8 +126,9 @@ def test_modes_choose_their_rules(
     alice: Any, options: dict[str, Any], tiles: str, opening: int, penalty: int, match: str
 ) -> None:
     game = services.create_game(viewer(alice), options)
-    assert game.rules["name"] == tiles
-    assert (game.rules["opening"], game.rules["penalty"], game.match["kind"]) == (
+    rules, match_format = game.config["rules"], game.config["match"]
+    assert game.family == "rummikub" and rules["name"] == tiles
+    assert (rules["opening"], rules["penalty"], match_format["kind"]) == (
         opening,
         penalty,
         match,

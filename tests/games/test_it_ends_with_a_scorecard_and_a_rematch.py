@@ -1,18 +1,21 @@
 """The end of a game (issue 18): the scorecard from the result rows, the links to the replay,
 record and verify page, and a rematch with the same seats and options that each person
-accepts while bots sit down at once."""
+accepts while bots sit down at once; a seat that lost with its clock run out is named so."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
 from games.api import invites
 from games.errors import Conflict, Forbidden
 from games.models import Game, Status
+from games.services.reading import timed_out_seats
 
 from .conftest import client_for, key, post, viewer
 
@@ -34,24 +37,28 @@ def test_the_end_shows_each_players_scorecard_and_the_links(duel: Game, alice: A
 
     lines = answer["scorecard"]
     results = {r.seat: r for r in game.results.all()}
-    assert [line["seat"] for line in lines] == [0, 1]
+    # Sorted by place: alice resigned, so the other seat comes first.
+    assert [line["seat"] for line in lines] == [1, 0]
+    assert [line["place"] for line in lines] == sorted(line["place"] for line in lines)
     for line in lines:
         row = results[line["seat"]]
         assert (line["name"], line["place"], line["total"]) == (row.name, row.place, row.total)
+        # The family's own counts stand flat beside the common fields, as before details.
         assert (line["melds_laid"], line["tiles_played"], line["jokers_played"]) == (
-            row.melds_laid,
-            row.tiles_played,
-            row.jokers_played,
+            row.details["melds_laid"],
+            row.details["tiles_played"],
+            row.details["jokers_played"],
         )
         assert len(line["rounds"]) == 1  # the round scores, one per round played
-    assert lines[0]["resigned"] and not lines[1]["resigned"]
-    assert lines[1]["place"] == 1
+    assert lines[1]["resigned"] and not lines[0]["resigned"]
+    assert lines[0]["place"] == 1
     assert answer["links"] == {
         "replay": reverse("replay", args=[game.public_id]),
         "record": reverse("record", args=[game.public_id]),
         "verify": reverse("verify", args=[game.public_id]),
+        "back": {"url": reverse("home"), "label": "Back to the parlor"},
     }
-    assert answer["rematch"] == {"offered": False, "can_offer": True}
+    assert answer["rematch"] == {"offered": False, "can_offer": True, "open_minutes": 10}
 
 
 def test_a_game_in_play_has_no_end_yet(duel: Game, alice: Any) -> None:
@@ -69,10 +76,10 @@ def test_a_rematch_keeps_the_seats_and_options_and_starts_when_each_accepts(
     rematch = services.offer_rematch(game.public_id, viewer(alice))
 
     assert rematch.status == Status.WAITING and not rematch.listed
-    assert (rematch.mode, rematch.rules, rematch.match, rematch.clock_seconds) == (
+    assert (rematch.mode, rematch.config, rematch.family, rematch.clock_seconds) == (
         game.mode,
-        game.rules,
-        game.match,
+        game.config,
+        game.family,
         game.clock_seconds,
     )
     assert rematch.seed != game.seed
@@ -144,3 +151,28 @@ def test_a_finished_game_opens_its_replay_from_the_home_page(duel: Game, alice: 
 
     assert reverse("replay", args=[game.public_id]) in page
     assert f'href="{reverse("game", args=[game.public_id])}"' not in page
+
+
+def test_the_end_names_a_seat_that_timed_out(alice: Any, bob: Any) -> None:
+    game = services.create_game(viewer(alice), {"mode": "blitz", "players": 2})
+    services.join_game(viewer(bob), game.seats.get(index=1).invite_token)
+    game.refresh_from_db()
+    first = services.load_state(game).turn
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=2))
+    assert services.timeout(game.public_id, game.turn_number)
+    game.refresh_from_db()
+    # Its clock ran out; then the other seat moves and a third seat ends the game, so the
+    # seat that timed out neither won nor resigned.
+    other = 1 - first
+    body = {"key": key(), "expected_seq": game.seq}
+    services.act(game.public_id, viewer([alice, bob][other]), "draw", body)
+    game.refresh_from_db()
+    services.end_game(game.public_id, "the table closed")
+    game.refresh_from_db()
+
+    assert timed_out_seats(game) == {first}  # the other's last turn was a move
+    lines = {line["seat"]: line for line in services.scorecard(game)}
+    # The adjudication places the seats by their racks: a seat that timed out and still came
+    # first is the winner, not "timed out".
+    assert lines[first]["timed_out"] == (lines[first]["place"] != 1)
+    assert not lines[first]["resigned"] and not lines[other]["timed_out"]

@@ -47,7 +47,10 @@ def bot_game(alice: Any, monkeypatch: pytest.MonkeyPatch, mode: str = "sandbox")
 
 
 def age(game: Game, seconds: float) -> None:
-    GameEvent.objects.filter(game=game).update(created=timezone.now() - timedelta(seconds=seconds))
+    """As if the game's last event had been written ``seconds`` ago."""
+    then = timezone.now() - timedelta(seconds=seconds)
+    GameEvent.objects.filter(game=game).update(created=then)
+    Game.objects.filter(pk=game.pk).update(moved=then)
 
 
 def test_a_bot_turn_whose_task_was_lost_is_found_by_its_turn_number(

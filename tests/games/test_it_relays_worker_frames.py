@@ -16,9 +16,10 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.utils import timezone
 
-from games import live, services
+from games import services
 from games.engine.state import state_from_record
 from games.models import Game
+from rummi_site import push
 
 from .conftest import viewer
 from .test_it_pushes_frames_without_leaking_racks import assert_private, cookie_of, socket
@@ -34,7 +35,7 @@ def in_a_worker(monkeypatch: pytest.MonkeyPatch, settings: Any) -> list[urllib.r
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     settings.RUMMI_FRAME_RELAY_URL = "http://127.0.0.1:8000/"
     settings.RUMMI_FRAME_RELAY_SECRET = RUN_SECRET
-    monkeypatch.setattr(live, "_sender_loop", asyncio.new_event_loop())
+    monkeypatch.setattr(push, "_sender_loop", asyncio.new_event_loop())
     sent: list[urllib.request.Request] = []
 
     class Answer:
@@ -94,7 +95,9 @@ def test_a_worker_timeout_reaches_the_players_socket_through_the_relay(
 
 def test_the_relay_refuses_what_is_not_signed_or_not_frames(settings: Any) -> None:
     client = Client(enforce_csrf_checks=True)
-    body = json.dumps({"gid": "abc", "frames": {"0": "{}"}}).encode()
+    body = json.dumps(
+        {"group": "game.abc", "message": {"type": "game.update", "frames": {"0": "{}"}}}
+    ).encode()
     url = "/internal/frames"
     settings.RUMMI_FRAME_RELAY_URL = "http://127.0.0.1:8000/"
     # Signed with a key from the development SECRET_KEY, as the relay once was: refused.
@@ -109,8 +112,15 @@ def test_the_relay_refuses_what_is_not_signed_or_not_frames(settings: Any) -> No
     )
     assert forged.status_code == 403 and forged.json()["error"] == "bad_signature"
     assert client.post(url, body, content_type="application/json").status_code == 403
-    for bad in (b"not json", json.dumps({"gid": 1, "frames": {}}).encode(), b"[]"):
-        signed = {"X-Rummi-Signature": live.signature(bad)}
+    wrong_type = {"group": "game.abc", "message": {"type": "user.notice", "frames": {}}}
+    elsewhere = {"group": "chat.x", "message": {"type": "game.update", "frames": {}}}
+    unsafe = {"group": "game.abc", "message": {"type": "game.update", "frames": {"0": 1}}}
+    for bad in (
+        b"not json",
+        b"[]",
+        *(json.dumps(b).encode() for b in (wrong_type, elsewhere, unsafe)),
+    ):
+        signed = {"X-Rummi-Signature": push.signature(bad)}
         answer = client.post(url, bad, content_type="application/json", headers=signed)
         assert answer.status_code == 400 and answer.json()["error"] == "bad_frames"
     assert client.get(url).status_code == 405
@@ -118,7 +128,7 @@ def test_the_relay_refuses_what_is_not_signed_or_not_frames(settings: Any) -> No
         url,
         body,
         content_type="application/json",
-        headers={"X-Rummi-Signature": live.signature(body)},
+        headers={"X-Rummi-Signature": push.signature(body)},
     )
     assert good.status_code == 204
     settings.RUMMI_FRAME_RELAY_SECRET = secrets.token_hex(32)  # the next run's secret

@@ -5,25 +5,30 @@ whole: tiles conserved, its log replaying to its cache (tests/games/conftest.py 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
+import re
 import string
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.test import Client
+from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, resolve
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import consumers, services
 from games.engine.state import state_from_record
-from games.models import Game
+from games.models import Game, Seat
+from games.routing import websocket_urlpatterns
 from puzzles.generator import read_fixture
 from puzzles.management.commands.loadpuzzles import DEFAULT_FILE, load
 from puzzles.models import Puzzle
 
-from .conftest import viewer
+from .conftest import key, viewer
 from .test_it_pushes_frames_without_leaking_racks import cookie_of, socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -50,11 +55,18 @@ CRAFTED = [
     b" " * 40000 + b"{}",
     b'{"table": [[1, 2, 3], [99999999999999, -5, 3.5, true, null, "R7"]]}',
     b'{"expected_seq": true, "key": ["x"], "table": {"a": 1}}',
+    # NUL (U+0000), which PostgreSQL cannot hold in text: in a value, a key, deep in a list.
+    b'{"name": "a\\u0000b", "key": "abcdefgh\\u0000"}',
+    b'{"key\\u0000": "abcdefgh", "expected_seq": 1}',
+    b'{"table": [["R7", "K7", "Y7\\u0000"]], "settings": {"felt\\u0000": 1}}',
+    b'{"move": {"action": "Discard", "tile": 1, "end": "\\u0000"}}',
+    # A tile code whose digits Python will not read as a number (4,300 digits or more).
+    b'{"table": [["R' + b"7" * 5000 + b'", "R8", "R9"]], "rack": ["R' + b"1" * 5000 + b'"]}',
 ]
 
 # The crafted bodies the one JSON reader itself refuses (too big, deep, long numbers, non-finite
-# numbers, bad Unicode, not an object).
-UNREADABLE = [CRAFTED[i] for i in (0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 14, 15, 17)]
+# numbers, bad Unicode, NUL, not an object).
+UNREADABLE = [CRAFTED[i] for i in (0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 14, 15, 17, 20, 21, 22, 23)]
 
 SCALARS = st.one_of(
     st.none(),
@@ -106,8 +118,8 @@ BODIES = st.one_of(
 def statuses_of(client: Client, url: str, bodies: list[bytes]) -> list[int]:
     seen = []
     for body in bodies:
-        answer = client.post(url, body, content_type="application/json")
-        assert answer["Content-Type"].startswith("application/json"), (url, body[:80])
+        answer = client.post(url, body, content_type=JSON)
+        assert answer["Content-Type"].startswith(JSON), (url, body[:80])
         if answer.status_code >= 400:
             assert answer.json()["message"], (url, body[:80])
         seen.append(answer.status_code)
@@ -230,3 +242,284 @@ def test_the_socket_answers_hostile_messages_and_stays_open(
         a for a in refused if a.get("status", 400) >= 500
     ]
     assert_whole(game)
+
+
+# Issue 30: the NUL character (U+0000) anywhere text comes in, the Rummy 45 move's fields of
+# the wrong type and a tile code too long to read. Each was a 500 on PostgreSQL (the NUL) or on
+# both databases; this file runs on both (CI's PostgreSQL leg sets DATABASE_URL).
+
+JSON = "application/json"
+NUL_ADDRESSES = [
+    "/api/games/a%00b/",
+    "/api/games/a%00b/events",
+    "/api/games/a%00b/hint",
+    "/api/games/{gid}/a%00b",
+    "/g/a%00b/",
+    "/g/a%00b/replay/",
+    "/g/a%00b/record.json",
+    "/g/a%00b/verify/",
+    "/g/a%00b/replay/1/puzzle",
+    "/join/a%00b/",
+    "/@/a%00b/",
+    "/@/a%00b/games/",
+    "/@/a%00b/avatar.svg",
+    "/accounts/unsubscribe/a%00b/",
+    "/accounts/password/reset/key/1-a%00b/",
+    "/puzzles/s/a%00b/",
+    "/puzzles/a%00b/",
+    "/puzzles/?mode=a%00b",
+    "/puzzles/api/trainer?mode=a%00b",
+    "/leaderboard/?page=1%00",
+    "/api/games/{gid}/events?after=a%00b",
+    "/?a%00b=1",
+    "/admin/auth/user/?username=a%00b",
+    "/media/a%00b.png",
+]
+NUL_POSTS = ["/api/join/a%00b", "/api/games/a%00b/draw", "/g/a%00b/rematch", "/join/a%00b/"]
+
+
+def refused_for_nul(answer: Any) -> bool:
+    """A 400 saying why: JSON with the reader's sentence, or the site's page with it."""
+    if answer.status_code != 400:
+        return False
+    if answer["Content-Type"].startswith(JSON):
+        return answer.json()["error"] == "nul_character" and "NUL" in answer.json()["message"]
+    return "NUL character (U+0000)" in answer.content.decode()
+
+
+def test_a_nul_in_an_address_is_a_400_with_a_sentence(duel: Game, admin_user: Any) -> None:
+    gid = duel.public_id
+    signed_in, staff = Client(), Client()
+    signed_in.force_login(duel.seats.get(index=0).user)
+    staff.force_login(admin_user)
+    answers = []
+    for client in (Client(), signed_in, staff):
+        answers += [(url, client.get(url.format(gid=gid))) for url in NUL_ADDRESSES]
+        answers += [
+            (url, client.post(url.format(gid=gid), b"{}", content_type=JSON)) for url in NUL_POSTS
+        ]
+
+    assert [(url, a.status_code) for url, a in answers if not refused_for_nul(a)] == []
+
+
+def test_no_path_parameter_takes_a_nul() -> None:
+    """Every URL with a parameter of the site's own apps (and the game socket's) matches no
+    value holding a NUL: the game socket, outside Django's middleware, relies on it."""
+
+    def patterns(resolver: URLResolver, prefix: str = "") -> list[tuple[str, str]]:
+        found = []
+        for item in resolver.url_patterns:
+            route = prefix + str(item.pattern)
+            if isinstance(item, URLResolver):
+                if not route.startswith("admin/"):
+                    found += patterns(item, route)
+            elif "<" in route and isinstance(item, URLPattern):
+                found.append((route, item.lookup_str))
+        return found
+
+    routes = [r for r, view in patterns(get_resolver()) if not view.startswith("allauth.")]
+    assert len(routes) > 20
+    assert [r for r in routes if "<str:" in r or "<path:" in r] == []
+    filled = [re.sub(r"<int:\w+>", "1", re.sub(r"<\w+:\w+>", "a\x00b", r)) for r in routes]
+    matched = []
+    for path in filled:
+        with contextlib.suppress(Resolver404):
+            matched.append((path, resolve("/" + path).url_name))
+    assert matched == []
+    socket_route = str(websocket_urlpatterns[0].pattern)
+    assert "<segment:gid>" in socket_route
+
+
+def test_a_socket_path_holding_a_nul_is_closed_as_unknown(duel: Game) -> None:
+    client = Client()
+    client.force_login(duel.seats.get(index=0).user)
+
+    async def scenario() -> Any:
+        sock = socket("a\x00b", cookie_of(client))
+        connected, code = await sock.connect()
+        return connected, code
+
+    assert asyncio.run(scenario()) == (False, 4404)
+
+
+def nul_forms(duel: Game) -> list[tuple[str, dict[str, str]]]:
+    nul = "a\x00b"
+    invite = duel.seats.get(index=1).invite_token
+    return [
+        ("/games/new", {"name": nul, "mode": "parlor", "players": "2"}),
+        (f"/join/{invite}/", {"name": nul}),
+        ("/account/profile", {"display_name": nul, "bio": nul}),
+        ("/account/board", {"felt": nul, "back": "plain", "sort": nul}),
+        ("/account/delete", {"confirm": nul}),
+        ("/puzzles/editor/", {"table": "R1 R2 R3", "rack": nul}),
+        ("/accounts/preferences/", {"email_turn_notices": nul}),
+        ("/accounts/login/", {"login": nul, "password": nul}),
+        ("/accounts/signup/", {"username": nul, "email": "n@example.com", "password1": nul}),
+        ("/accounts/password/reset/", {"email": f"{nul}@example.com"}),
+        (f"/g/{duel.public_id}/rematch", {nul: "1"}),
+        ("/admin/login/", {"username": nul, "password": nul}),
+    ]
+
+
+def test_a_nul_in_a_form_field_is_a_400_with_a_sentence(duel: Game) -> None:
+    signed_in = Client()
+    signed_in.force_login(duel.seats.get(index=0).user)
+    answers = []
+    for client in (Client(), signed_in):
+        for url, fields in nul_forms(duel):
+            answers.append((url, client.post(url, fields)))
+            encoded = "&".join(f"{quote(k)}={quote(v)}" for k, v in fields.items())
+            form = "application/x-www-form-urlencoded"
+            answers.append((url, client.post(url, encoded, content_type=form)))
+
+    assert [(url, a.status_code) for url, a in answers if not refused_for_nul(a)] == []
+
+
+def test_nul_in_names_and_keys_is_refused_and_stores_nothing(duel: Game) -> None:
+    """Through the API as a guest and as a player: a name or an idempotency key with a NUL is
+    a 400, and no game, seat or receipt holds one."""
+    alice = Client()
+    alice.force_login(duel.seats.get(index=0).user)
+    guest = Client()
+    url = f"/api/games/{duel.public_id}/draw"
+    answers = [
+        guest.post("/api/games/", {"mode": "parlor", "players": 2, "name": "Ann\x00"}, JSON),
+        alice.post(url, {"key": "abcdefgh\x00ij", "expected_seq": duel.seq}, JSON),
+        alice.post(url, {"key": "abcdefghij", "expected_seq": duel.seq, "x\x00": 1}, JSON),
+    ]
+    # A correspondence game: alice plays one live game (the duel) at a time.
+    other = services.create_game(
+        viewer(duel.seats.get(index=0).user), {"mode": "parlor", "days": 3}
+    )
+    token = other.seats.get(index=1).invite_token
+    answers.append(guest.post(f"/api/join/{token}", {"name": "B\x00b"}, JSON))
+
+    assert [a.status_code for a in answers] == [400] * 4
+    assert all(a.json()["error"] == "nul_character" for a in answers)
+    assert Game.objects.get(pk=duel.pk).seq == duel.seq
+    assert Game.objects.count() == 2
+    assert not any("\x00" in name for name in Seat.objects.values_list("name", flat=True))
+
+
+def test_a_session_cookie_holding_a_nul_is_no_session() -> None:
+    client = Client()
+    client.cookies["sessionid"] = "abcdefgh\x00ijklmnop"
+
+    answer = client.get("/")
+
+    assert answer.status_code == 200 and not answer.wsgi_request.user.is_authenticated
+
+
+def test_a_form_upload_to_the_json_api_is_a_400(duel: Game) -> None:
+    """Multipart bodies are read by the CSRF check as a form; the JSON reader says so."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(duel.seats.get(index=0).user)
+    client.get(duel.get_absolute_url())
+    token = client.cookies["csrftoken"].value
+
+    answer = client.post(
+        f"/api/games/{duel.public_id}/draw", {"key": "abcdefgh"}, HTTP_X_CSRFTOKEN=token
+    )
+
+    assert answer.status_code == 400 and answer.json()["error"] == "bad_json"
+
+
+# Rummy 45 moves whose fields have the wrong type: the action named by a list or an object
+# (unhashable: a 500 before), and each field of each action given a value of another shape.
+R45_BAD_MOVES: list[Any] = [
+    {"action": ["Draw"]},
+    {"action": {"Draw": 1}},
+    {"action": 7},
+    {"action": None},
+    {"action": "Discard", "tile": [1]},
+    {"action": "Discard", "tile": {"a": 1}},
+    {"action": "Discard", "tile": True},
+    {"action": "Discard", "tile": "4"},
+    {"action": "Stitch", "tile": 4, "meld": 0, "end": ["low"]},
+    {"action": "Display", "melds": [[1, [2], 3]]},
+    {"action": "Display", "melds": {"a": 1}},
+    {"action": "Display", "melds": [{"a": 1}]},
+    {"action": "AnnounceDoubles", "sizes": [["big"]]},
+    {"action": "AnnounceDoubles", "sizes": [{"big": 1}]},
+    {"action": "TakeDiscard", "on_board": "yes"},
+    {"action": "AnswerExchange", "give": [3]},
+    {"action": "Borrow", "meld": 0, "give": [[4]], "melds": [[1, 2, 3]]},
+    {"action": "OfferExchange", "to": {"seat": 1}, "give": 3},
+    [1, 2],
+    "Draw",
+]
+
+
+@pytest.fixture
+def r45_duel(alice: Any, bob: Any) -> Game:
+    game = services.create_game(viewer(alice), {"mode": "r45", "players": 2})
+    services.join_game(viewer(bob), game.seats.get(index=1).invite_token)
+    return Game.objects.get(pk=game.pk)
+
+
+def test_a_rummy45_move_of_the_wrong_shape_is_a_400(r45_duel: Game) -> None:
+    client = Client()
+    client.force_login(r45_duel.seats.get(index=0).user)
+    url = f"/api/games/{r45_duel.public_id}/r45"
+    answers = [
+        client.post(url, {"move": move, "key": key(), "expected_seq": r45_duel.seq}, JSON)
+        for move in R45_BAD_MOVES
+    ]
+
+    assert [a.status_code for a in answers] == [400] * len(R45_BAD_MOVES)
+    assert all(a.json()["error"] == "bad_action" and a.json()["message"] for a in answers)
+    assert Game.objects.get(pk=r45_duel.pk).seq == r45_duel.seq
+
+
+def test_a_rummy45_move_of_the_wrong_shape_on_the_socket_is_an_error_frame(
+    r45_duel: Game,
+) -> None:
+    client = Client()
+    client.force_login(r45_duel.seats.get(index=0).user)
+
+    async def scenario() -> list[dict[str, Any]]:
+        sock = socket(r45_duel.public_id, cookie_of(client))
+        connected, _ = await sock.connect()
+        assert connected
+        await sock.receive_json_from(timeout=10)  # hello
+        answers = []
+        for move in R45_BAD_MOVES:
+            act = {"type": "act", "action": "r45", "move": move, "key": key()}
+            await sock.send_json_to({**act, "expected_seq": r45_duel.seq})
+            answers.append(await sock.receive_json_from(timeout=10))
+        await sock.send_to(text_data='{"type":"ping"}')
+        answers.append(await sock.receive_json_from(timeout=10))
+        await sock.disconnect()
+        return answers
+
+    answers = asyncio.run(scenario())
+
+    assert answers[-1] == {"type": "pong"}
+    assert [(a["status"], a["error"]) for a in answers[:-1]] == [(400, "bad_action")] * len(
+        R45_BAD_MOVES
+    )
+
+
+LONG_TILE = "R" + "7" * 5000
+
+
+def test_a_tile_code_of_5000_digits_is_refused_by_the_puzzles(
+    table: tuple[Game, Client, Puzzle],
+) -> None:
+    _, client, puzzle = table
+    bodies = [
+        ("/puzzles/api/editor", {"table": [[LONG_TILE, "R8", "R9"]], "rack": ["R1"]}),
+        ("/puzzles/api/editor", {"table": [["R7", "R8", "R9"]], "rack": [LONG_TILE]}),
+        ("/puzzles/api/editor", {"table": [[LONG_TILE]], "rack": ["R1"], "save": True}),
+        (f"/puzzles/api/{puzzle.slug}/submit", {"table": [[LONG_TILE, "R8", "R9"]]}),
+    ]
+    assert client.post(f"/puzzles/api/{puzzle.slug}/attempt", {}, JSON).status_code < 300
+    answers = [client.post(url, body, JSON) for url, body in bodies]
+    page = client.post("/puzzles/editor/", {"table": LONG_TILE, "rack": LONG_TILE})
+    short = client.post("/puzzles/editor/", {"table": "R7 R8 R9", "rack": "R" + "1" * 80})
+
+    assert [a.status_code for a in answers] == [400] * 4, [a.json() for a in answers]
+    assert all("unknown tile 'R7777" in a.json()["message"] for a in answers)
+    assert all(len(a.json()["message"]) < 200 for a in answers)
+    assert page.status_code == 400 and short.status_code == 400
+    assert "unknown tile" in short.content.decode()

@@ -193,8 +193,9 @@ def test_a_move_waiting_on_one_game_does_not_hold_up_another_game(alice: Any, bo
     import psycopg
 
     games = []
-    for _ in range(2):
-        game = services.create_game(viewer(alice), {"mode": "blitz", "players": 2})
+    # A live game and a correspondence one: a person plays one live game at a time.
+    for options in ({"mode": "blitz"}, {"mode": "parlor", "days": 3}):
+        game = services.create_game(viewer(alice), {"players": 2, **options})
         services.join_game(viewer(bob), game.seats.get(index=1).invite_token)
         games.append(Game.objects.get(pk=game.pk))
     cookies = {0: cookie_of(logged_in(alice)), 1: cookie_of(logged_in(bob))}

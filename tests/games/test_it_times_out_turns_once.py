@@ -18,6 +18,13 @@ pytestmark = pytest.mark.django_db
 
 
 def live_duel(alice: Any, bob: Any, **options: Any) -> Game:
+    """A started duel of alice and bob; for a second one at once, two fresh accounts in their
+    place (a person plays one live game at a time, docs/fair-play.md)."""
+    if services.live_game_of(viewer(alice)) or services.live_game_of(viewer(bob)):
+        users = type(alice).objects
+        n = users.count()
+        alice = users.create_user(f"{alice.username}-{n}", password="x")
+        bob = users.create_user(f"{bob.username}-{n}", password="x")
     game = services.create_game(viewer(alice), {"mode": "blitz", "players": 2, **options})
     services.join_game(viewer(bob), game.seats.get(index=1).invite_token)
     return Game.objects.get(pk=game.pk)

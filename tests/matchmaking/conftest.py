@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from games.identity import Identity
-from players.models import Rating
+from ratings.models import Rating
 
 
 @pytest.fixture(autouse=True)

@@ -58,6 +58,8 @@ def test_racing_matches_make_one_game(
         assert not Seek.objects.filter(status="open").exists()
         game = Game.objects.latest("pk")
         assert set(Seek.objects.filter(created=start).values_list("game", flat=True)) == {game.pk}
+        # They play it out before seeking again (one live game at a time, docs/fair-play.md).
+        Game.objects.filter(pk=game.pk).update(status="finished")
     # Nobody sits twice in a game, and every seat of every game is a seeker's.
     assert Seat.objects.count() == 3 * TRIALS
 
@@ -77,5 +79,6 @@ def test_seekers_arriving_together_meet_once(alice: Any, bob: Any) -> None:
         assert not Seek.objects.filter(status="open").exists()
         latest = list(Seek.objects.order_by("-pk")[:2])
         assert latest[0].game_id == latest[1].game_id is not None
+        Game.objects.filter(pk=latest[0].game_id).update(status="finished")
     assert Game.objects.count() == TRIALS
     assert Seat.objects.filter(user=alice).count() == TRIALS

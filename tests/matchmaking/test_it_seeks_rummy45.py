@@ -12,15 +12,14 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import r45_services
 from games import services as games
 from games.engine.r45 import bots
 from games.engine.r45.state import to_act
 from games.models import Game, Mode, SeatKind, Status
 from matchmaking import services
 from matchmaking.models import Seek
-from players.models import Pool, RatingChange
-from players.ratings import pool_of
+from ratings.models import Pool, RatingChange
+from ratings.services import pool_of
 
 from .conftest import later, viewer
 
@@ -45,9 +44,8 @@ def test_two_r45_seekers_share_a_rated_rummy45_game(alice: Any, bob: Any, rated:
     game = Game.objects.get()
     assert game.mode == Mode.R45 and game.rated and not game.listed
     assert game.status == Status.PLAYING and game.clock_seconds == 60
-    state = r45_services.load(game)
+    state = games.load_state(game)
     assert state is not None and state.players == 2 and state.phase == "setup"
-    assert games.load_state(game) is None  # not a Rummikub state
     assert pool_of(game) == Pool.RUMMY45
 
 
@@ -75,7 +73,7 @@ def test_bots_fill_an_r45_seek_with_r45_bots_to_a_rated_end(
     assert [s.user_id for s in seats] == [alice.pk, None, None]
     assert [s.bot_strength for s in seats if s.kind == SeatKind.BOT] == ["strong", "strong"]
     game.refresh_from_db()
-    state = r45_services.load(game)
+    state = games.load_state(game)
     assert state is not None and state.phase == "setup"
     # The bots set themselves up through the Rummy 45 engine; alice is the one left to act.
     assert state.ready[1] and state.ready[2] and to_act(state) == (0,)

@@ -15,9 +15,10 @@ from django.utils import timezone
 
 from games import services
 from games.engine.state import state_from_record
-from games.models import GameResult
-from players import ratings
-from players.models import Pool, Rating, TrophyAward
+from games.models import Game, GameResult, Status
+from players.models import TrophyAward
+from ratings import services as ratings
+from ratings.models import Pool, Rating, RatingChange
 
 from .conftest import make_users, play_out, viewer
 
@@ -43,10 +44,10 @@ def test_a_profile_shows_exactly_its_history(
         assert f"/g/{game.public_id}/replay/" in html
     rating = Rating.objects.get(user=ann, pool=Pool.LIVE_DUEL)
     assert f'<span class="rating">{rating.shown}</span>' in html and "provisional" in html
-    assert html.count("<polyline") == 1
+    assert html.count("data-rating-chart=") == 1 and 'id="points-live2"' in html
     assert "Win streak: 1 now, 1 best." in html
     mine = GameResult.objects.filter(user=ann)
-    melds = sum(r.melds_laid for r in mine)
+    melds = sum(r.details["melds_laid"] for r in mine)
     assert f"<dt>Melds laid</dt><dd>{melds}</dd>" in html
     assert "First win" in html and TrophyAward.objects.filter(user=ann, key="first_win").exists()
     assert Client().get("/@/nobody/").status_code == 404
@@ -98,10 +99,36 @@ def test_a_profile_takes_a_bounded_number_of_queries(
     assert len(more) == len(few) <= 25
 
 
+def met(user: Any, opponents: list[Any], pool: str) -> None:
+    """A rated game of ``user`` with each of ``opponents``, as rate_game records it."""
+    now = timezone.now()
+    for other in opponents:
+        game = Game.objects.create(players=2, seed="00", rated=True, status=Status.FINISHED)
+        for seat, who in enumerate((user, other)):
+            RatingChange.objects.create(
+                game=game,
+                user=who,
+                pool=pool,
+                seat=seat,
+                place=seat + 1,
+                mu_before=25,
+                sigma_before=8,
+                mu_after=25,
+                sigma_after=8,
+                shown_before=1000,
+                shown_after=1000,
+                finished=now,
+            )
+
+
 def test_the_leaderboard_lists_established_active_players(django_user_model: Any) -> None:
     users = make_users(django_user_model, "old", "new", "gone")
+    # Each has met five different opponents (docs/fair-play.md "The leaderboard").
+    opponents = make_users(django_user_model, *(f"foe{n}" for n in range(5)))
+    for user in users:
+        met(user, opponents, Pool.LIVE_DUEL)
     now = timezone.now()
-    games = ratings.PROVISIONAL_GAMES
+    games = ratings.BOARD_GAMES
     Rating.objects.create(
         user=users[0], pool=Pool.LIVE_DUEL, mu=30, sigma=2, shown=1960, games=games, updated=now
     )

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from puzzles.captions import TIPS
 from puzzles.models import Puzzle
 
 from .conftest import user_client
@@ -30,7 +31,7 @@ def test_the_puzzle_page_renders_tiles_and_the_bootstrap(shipped: list[Puzzle]) 
     boot = bootstrap_of(html)
     assert boot["slug"] == puzzle.slug and boot["table"] == puzzle.table
     assert boot["rack"] == puzzle.rack and boot["goal"] == "all"
-    assert boot["level"] == 4 and boot["lesson"] == puzzle.lesson and boot["mode"] == "trainer"
+    assert boot["level"] == 4 and boot["lesson"] == TIPS["free_joker"] and boot["mode"] == "trainer"
     assert boot["api"]["submit"] == f"/puzzles/api/{puzzle.slug}/submit"
     assert html.count('class="mini-tile') == sum(map(len, puzzle.table)) + len(puzzle.rack)
     assert 'aria-label="joker"' in html

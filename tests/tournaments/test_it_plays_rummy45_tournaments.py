@@ -72,7 +72,7 @@ def test_rummy45_tables_are_live_with_stand_ins_and_no_adjudication(
     services.start(None, t.pk)
     (table,) = Table.objects.filter(round__tournament=t)
     assert table.game is not None and table.game.mode == Mode.R45 and table.game.players == 4
-    assert table.game.stand_in  # games/r45_services.py play_stand_in_turn
+    assert table.game.stand_in  # games/services/bots.py play_stand_in_turn
     with pytest.raises(Conflict, match="cannot be adjudicated"):
         services.adjudicate(None, table, "stuck")
     assert not t.actions.filter(verb="adjudicated").exists()

@@ -123,8 +123,8 @@ def test_the_lists_and_downloads(alice: Any, make_tournament: Any, queue: Any) -
         and mine[0]["url"] == Game.objects.get(public_id=mine[0]["game"]).get_absolute_url()
     )
     page = signed_in(alice).get(t.get_absolute_url()).content.decode()
-    assert "Go to your table" in page and "toast.js" in page
-    assert "toast.js" not in Client().get(t.get_absolute_url()).content.decode()
+    assert "Go to your table" in page and "notices.js" in page
+    assert "notices.js" not in Client().get(t.get_absolute_url()).content.decode()
 
 
 def test_no_unfinished_table_shows_a_rack_on_the_page(
@@ -137,7 +137,7 @@ def test_no_unfinished_table_shows_a_rack_on_the_page(
     frame = Client().get(reverse("tournament_standings_json", args=[t.pk])).content.decode()
     assert "rack" not in frame and "pool" not in frame
     for game in Game.objects.filter(tournament_table__round__tournament=t):
-        tiles = Rules.from_dict(game.rules).tile_set.tiles
+        tiles = Rules.from_dict(game.config["rules"]).tile_set.tiles
         for rack in game.state["racks"]:
             codes = " ".join(str(tiles[i]) for i in rack[:3])
             assert codes not in page and codes not in frame

@@ -7,7 +7,7 @@ Events hold the whole truth (racks, the stock's order); ``views.event_for`` make
 
 >>> event_from_dict({"kind": "Discarded", "seat": 1, "tile": 40})
 Discarded(seat=1, tile=40)
->>> Discarded(1, 40).to_dict() == {"seat": 1, "tile": 40, "kind": "Discarded", "v": 1}
+>>> Discarded(1, 40).to_dict() == {"seat": 1, "tile": 40, "kind": "Discarded", "v": 2}
 True
 """
 
@@ -19,7 +19,8 @@ from typing import Any, ClassVar
 
 from .. import schema
 
-EVENT_VERSION = 1
+# 2: GameEnded's reason may be ``renewal_limit`` (docs/design.md "Event versions").
+EVENT_VERSION = 2
 
 Melds = tuple[tuple[int, ...], ...]
 
@@ -214,7 +215,9 @@ class WentOutOnBoard(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):
-    """``reason``: ``went_out``, ``on_board`` or ``exhausted`` (no winner, ``winner`` -1)."""
+    """``reason``: ``went_out``, ``on_board``, or with no winner (``winner`` -1) ``exhausted``
+    (nothing to draw, nothing in the train) or, from version 2, ``renewal_limit`` (the stock ran
+    out once more after ``state.RENEWAL_LIMIT`` renewals: docs/rules-45.md "Later turns")."""
 
     kind: ClassVar[str] = "GameEnded"
     reason: str
@@ -251,8 +254,14 @@ EVENT_TYPES: dict[str, type[Event]] = {
     )
 }
 
-# UPGRADES[n] turns a version-n dict into a version n+1 dict; none yet (docs/design.md).
-UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 added a reason a version-1 ``GameEnded`` never has: every field reads the same."""
+    return data
+
+
+# UPGRADES[n] turns a version-n dict into a version n+1 dict (docs/design.md "Event versions").
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_version_1}
 
 _FIELDS = schema.field_table(EVENT_TYPES)
 

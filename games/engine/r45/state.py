@@ -55,6 +55,11 @@ from .scoring import seat_score
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 FEW_TILES = 3
+# House rule (docs/rules-45.md "Later turns"): once the stock has been renewed this many times,
+# the next time it runs out the game ends with no winner, as when the tiles run out.
+RENEWAL_LIMIT = 6
+# The ends with no winner and no 50s: the tiles ran out, or the house rule's limit came.
+NO_WINNER_ENDS = ("exhausted", "renewal_limit")
 TILES = CLASSIC.tiles
 DOUBLE_SIZES = ("small", "medium", "big")
 
@@ -125,6 +130,7 @@ class R45State:
     doubles: tuple[tuple[str, ...], ...] = ()
     ready: tuple[bool, ...] = ()
     offer: tuple[int, int, int] | None = None
+    offers: tuple[int, ...] = ()  # how many exchange offers each seat has made (public)
     turn: int = 0
     turn_number: int = 0
     taken: bool = False
@@ -295,16 +301,43 @@ def action_from_dict(data: object, seat: int) -> Action:
     >>> action_from_dict({"action": "Display", "melds": [[1, 2, 3]]}, seat=1)
     Display(seat=1, melds=((1, 2, 3),))
     """
-    if not isinstance(data, dict) or data.get("action") not in ACTION_TYPES:
-        names = ", ".join(ACTION_TYPES)
-        raise InvalidInput(f"name the action, one of {names}")
-    cls = ACTION_TYPES[data["action"]]
+    named = data.get("action") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or not isinstance(named, str) or named not in ACTION_TYPES:
+        raise InvalidInput(f"name the action, one of {', '.join(ACTION_TYPES)}")
+    action: str = named
+
+    def number(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    def numbers(value: object) -> bool:
+        return isinstance(value, list) and all(number(v) for v in value)
+
+    # Each field's JSON shape, by its annotation (a string: the module postpones them).
+    shapes: dict[str, tuple[Any, str]] = {
+        "int": (number, "a whole number"),
+        "int | None": (lambda v: v is None or number(v), "a whole number or null"),
+        "bool": (lambda v: isinstance(v, bool), "true or false"),
+        "str": (lambda v: isinstance(v, str), "a string"),
+        "tuple[str, ...]": (
+            lambda v: isinstance(v, list) and all(isinstance(s, str) for s in v),
+            "a list of strings",
+        ),
+        "tuple[int, ...]": (numbers, "a list of whole numbers"),
+        "Melds": (
+            lambda v: isinstance(v, list) and all(numbers(m) for m in v),
+            "a list of lists of whole numbers",
+        ),
+    }
+    cls = ACTION_TYPES[action]
     values: dict[str, Any] = {"seat": seat}
     for name, field in cls.__dataclass_fields__.items():
         if name == "seat":
             continue
         if name in data:
             value = data[name]
+            fits, shape = shapes[str(field.type)]
+            if not fits(value):
+                raise InvalidInput(f"{action}'s {name!r} must be {shape}")
             if isinstance(value, list):
                 value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
             values[name] = value
@@ -489,6 +522,8 @@ def _decide_turn(state: R45State, action: Action, seed: bytes | None) -> list[Ev
             return [TileDrawn(seat, state.stock[0])]
         if len(state.train) <= 1:
             return _end(state, [], "exhausted", -1, seed)
+        if state.renewals >= RENEWAL_LIMIT:
+            return _end(state, [], "renewal_limit", -1, seed)
         if seed is None:
             raise InvalidInput("the seed is needed to renew the stock")
         stream = SeededStream(seed, f"r45 renew {state.renewals + 1}")
@@ -518,7 +553,9 @@ def _decide_turn(state: R45State, action: Action, seed: bytes | None) -> list[Ev
         _may_act(state, seat, "stitch")
         return [_stitch(state, action)]
     if isinstance(action, Borrow):
-        _may_act(state, seat, "borrow a joker")
+        # Before a first display too: the borrowed joker goes straight into the display, which
+        # must then meet every first-display rule (docs/rules-45.md "Borrowing jokers").
+        _may_act(state, seat, "display")
         return _borrow(state, action)
     assert isinstance(action, BreakTrain)
     _may_act(state, seat, "break the train")
@@ -750,7 +787,7 @@ def final_scores(
             winning_joker=winning is not None and winning.is_joker,
             trump_shown=state.trump_shown == seat,
             trump_one=trump_one,
-            exhausted=reason == "exhausted",
+            exhausted=reason in NO_WINNER_ENDS,
         )
         for seat in range(state.players)
     )
@@ -789,6 +826,7 @@ def evolve(state: R45State, event: Event) -> R45State:
             on_board=(False,) * n,
             doubles=((),) * n,
             ready=(False,) * n,
+            offers=(0,) * n,
             few=(False,) * n,
         )
     if isinstance(event, TrumpShown):
@@ -796,7 +834,9 @@ def evolve(state: R45State, event: Event) -> R45State:
     if isinstance(event, DoublesAnnounced):
         return replace(state, doubles=_with(state.doubles, event.seat, event.sizes))
     if isinstance(event, ExchangeOffered):
-        return replace(state, offer=(event.seat, event.to, event.give))
+        offers = state.offers or (0,) * state.players
+        offers = _with(offers, event.seat, offers[event.seat] + 1)
+        return replace(state, offer=(event.seat, event.to, event.give), offers=offers)
     if isinstance(event, ExchangeDeclined):
         return replace(state, offer=None)
     if isinstance(event, DoublesExchanged):
@@ -917,7 +957,7 @@ def replay(events: Sequence[Event | dict[str, Any]]) -> R45State:
     return _fold(R45State(players=start.players, commitment=start.commitment), parsed[1:])
 
 
-_TUPLES = ("stock", "train", "opened", "on_board", "ready", "few", "scores")
+_TUPLES = ("stock", "train", "opened", "on_board", "ready", "offers", "few", "scores")
 _NESTED = ("racks", "takebacks", "doubles")
 
 
@@ -942,7 +982,7 @@ def state_from_record(record: dict[str, Any]) -> R45State:
         values = dict(record)
         values["melds"] = tuple(Meld.from_dict(m) for m in record["melds"])
         for name in _TUPLES:
-            values[name] = tuple(record[name])
+            values[name] = tuple(record[name] if name != "offers" else record.get(name, ()))
         for name in _NESTED:
             values[name] = tuple(tuple(v) for v in record[name])
         offer = record["offer"]

@@ -20,7 +20,7 @@ from .events import (
     StockRenewed,
     TileDrawn,
 )
-from .state import TILES, R45State, to_act
+from .state import RENEWAL_LIMIT, TILES, R45State, to_act
 
 CODES = tuple(str(t) for t in TILES)
 
@@ -67,6 +67,7 @@ def view_for(state: R45State, seat: int | None) -> dict[str, Any]:
             "size": _size(offer[2]),
             "give": offer[2] if seat == offer[0] else None,
         },
+        "offers": list(state.offers or (0,) * state.players),
         "to_act": list(to_act(state)),
         "turn": state.turn,
         "turn_number": state.turn_number,
@@ -74,6 +75,7 @@ def view_for(state: R45State, seat: int | None) -> dict[str, Any]:
         "taken": state.taken,
         "few": list(state.few),
         "renewals": state.renewals,
+        "renewal_limit": RENEWAL_LIMIT,
         "reason": state.reason,
         "winner": state.winner if state.winner >= 0 else None,
         "scores": list(state.scores),

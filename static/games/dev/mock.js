@@ -3,7 +3,7 @@
 // It replaces fetch and WebSocket for the game's URLs, then writes the bootstrap game.js reads.
 // Query parameters: scenario=opening|midgame|end, seat, players, clock, mode, reject=1, gap=1.
 
-import { checkTurn } from "../rules.js";
+import { checkTurn } from "../../kit/rules.js";
 
 const params = new URLSearchParams(location.search);
 const GID = "devgame00001";

@@ -109,3 +109,57 @@ def test_a_board_back_above_three_tiles_is_no_longer_short() -> None:
     )
     after, events = play(state, Discard(0, tile_ids(state, 0, "R5")[0]))
     assert not after.few[0] and not any(isinstance(e, FewTilesAnnounced) for e in events)
+
+
+def test_before_a_first_display_a_borrow_goes_into_a_first_display_of_45() -> None:
+    state = position(
+        ["R5 K9 K10 K11 K12 Y3", "B1 B2 B3"],
+        melds=[(1, "R4 J R6"), (1, "K2 K3 K4")],
+    )
+    assert state.opened[0] == -1
+    joker = joker_of(state, 0)
+    sets = tile_ids(state, 0, "K9 K10 K11 K12") + (joker,)  # 35, and the joker's K13: 45
+
+    after, events = play(state, Borrow(0, 0, tile_ids(state, 0, "R5"), (sets,)))
+
+    assert isinstance(events[0], JokerBorrowed)
+    assert events[1].first and after.opened[0] == state.turn_number  # type: ignore[attr-defined]
+    assert codes_of(after.melds[0].tiles) == "R4 R5 R6"
+    assert after.melds[-1].tiles == sets and after.melds[-1].owner == 0
+
+
+@pytest.mark.parametrize(
+    ("rack", "display", "code"),
+    [
+        # 15 points with the joker: short of 45.
+        ("R5 K9 B9 Y3 Y4", "K9 B9", "display_short"),
+        # Two sets only, though worth 80: a first display of sets needs 3 sets.
+        ("R5 K12 B12 Y12 K13 B13 Y13 R13 Y3", "K12 B12 Y12 | K13 B13 Y13 R13", "display_sets"),
+    ],
+)
+def test_before_a_first_display_a_borrow_short_of_its_rules_is_refused(
+    rack: str, display: str, code: str
+) -> None:
+    state = position([rack, "B1 B2 B3"], melds=[(1, "R4 J R6"), (1, "K2 K3 K4")])
+    joker = joker_of(state, 0)
+    parts = display.split(" | ")
+    melds = (tile_ids(state, 0, parts[0]) + (joker,),) + tuple(
+        tile_ids(state, 0, p) for p in parts[1:]
+    )
+
+    with pytest.raises(IllegalMove) as caught:
+        apply(state, Borrow(0, 0, tile_ids(state, 0, "R5"), melds), SEED)
+
+    assert caught.value.code == code
+
+
+def test_before_a_first_display_a_borrow_still_waits_for_the_first_round_and_a_take() -> None:
+    state = position(["R5 K12 B12 Y12 R12 Y3", "B1 B2 B3"], melds=[(1, "R4 J R6")], turn_number=1)
+    joker = joker_of(state, 0)
+    action = Borrow(0, 0, tile_ids(state, 0, "R5"), (tile_ids(state, 0, "K12 B12 Y12") + (joker,),))
+    with pytest.raises(IllegalMove) as caught:
+        apply(state, action, SEED)
+    assert caught.value.code == "first_round"
+    with pytest.raises(IllegalMove) as caught:
+        apply(replace(state, turn_number=10, taken=False), action, SEED)
+    assert caught.value.code == "take_first"

@@ -11,6 +11,7 @@ import pytest
 from games.engine.errors import IllegalMove, InvalidInput
 from games.engine.r45.bots import choose_action
 from games.engine.r45.events import (
+    EVENT_VERSION,
     Discarded,
     DoublesExchanged,
     ExchangeOffered,
@@ -49,7 +50,7 @@ from .positions import SEED, position, tile_ids
         "Discarded",
         {"kind": "Frobnicated"},
         {"kind": "Discarded", "seat": 1},
-        {"kind": "Discarded", "seat": 1, "tile": 2, "v": 2},
+        {"kind": "Discarded", "seat": 1, "tile": 2, "v": EVENT_VERSION + 1},
         {"kind": "Discarded", "seat": 1, "tile": 2, "v": 0},
         {"kind": "Discarded", "seat": 1, "tile": 2, "v": True},
     ],
@@ -60,7 +61,7 @@ def test_a_malformed_event_is_refused(data: object) -> None:
 
 
 def test_events_upgrade_and_records_start_with_the_game() -> None:
-    assert upgraded({"kind": "Discarded", "seat": 0, "tile": 1})["v"] == 1
+    assert upgraded({"kind": "Discarded", "seat": 0, "tile": 1})["v"] == EVENT_VERSION
     with pytest.raises(InvalidInput):
         replay([Discarded(0, 1)])
     with pytest.raises(InvalidInput):

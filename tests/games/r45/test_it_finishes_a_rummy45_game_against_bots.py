@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import r45_services, services, signals
+from games import services, signals
 from games.models import Game, GameResult, Status
+from games.services import bots as bot_services
 
 from .conftest import play_out
 
@@ -42,12 +43,23 @@ def test_a_table_of_bots_alone_plays_on_past_one_runs_limit(
     monkeypatch: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     """A tournament's table of bots: a run that reaches its limit hands the rest to a fresh
-    task (here, eager, a nested one) instead of waiting for the sweeper."""
-    monkeypatch.setattr(r45_services, "MAX_BOT_ACTIONS", 40)
+    task (here, eager, a nested one) instead of waiting for the sweeper. The limit is one action,
+    so every turn of two actions or more reaches it."""
+    monkeypatch.setattr(bot_services, "MAX_BOT_ACTIONS", 1)
+    woken: list[str] = []
+    wake = bot_services._wake_bots
+
+    def counted(gid: str) -> None:
+        woken.append(gid)
+        wake(gid)
+
+    monkeypatch.setattr(bot_services, "_wake_bots", counted)
     seats = [{"bot": "strong"}, {"bot": "casual"}]
     with django_capture_on_commit_callbacks(execute=True):
         game = services.create_seated_game({"mode": "r45", "clock": 60}, seats)
 
     game.refresh_from_db()
-    assert game.status == Status.FINISHED and game.seq > 40
+    # The limit was reached (a fresh task was asked for) and the game still went to its end.
+    assert woken and set(woken) == {game.public_id}
+    assert game.status == Status.FINISHED
     assert GameResult.objects.filter(game=game).count() == 2

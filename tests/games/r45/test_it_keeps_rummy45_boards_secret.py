@@ -10,6 +10,7 @@ import pytest
 
 from games import live
 from games.engine.r45.events import event_from_dict
+from games.engine.r45.family import R45
 from games.engine.r45.state import state_from_record
 from games.models import Game
 
@@ -66,7 +67,7 @@ def test_each_socket_frame_holds_only_its_viewers_tiles(r45_duel: Game) -> None:
     r45_duel.refresh_from_db()
     state = state_from_record(r45_duel.state)
     numbered = [(row.seq, event_from_dict(row.payload)) for row in r45_duel.events.all()]
-    frames = live.frames_by_viewer(state, r45_duel.seq, numbered, {"status": "playing"})  # type: ignore[arg-type]
+    frames = live.frames_by_viewer(R45, state, r45_duel.seq, numbered, {"status": "playing"})
     assert set(frames) == {"0", "1", "spectator"}
     for viewer, frame in frames.items():
         dealt = next(e["event"] for e in frame["events"] if e["event"]["kind"] == "Dealt")

@@ -11,7 +11,7 @@ import pytest
 from games import services
 from games.engine.r45 import bots
 from games.models import Game, GameResult, Status
-from players.models import Pool, Rating, RatingChange
+from ratings.models import Pool, Rating, RatingChange
 
 from ..conftest import client_for, key, viewer
 from .conftest import move
@@ -73,7 +73,13 @@ def test_an_unrated_game_rates_nobody_and_is_replayed_and_checked(
     assert verify.context["check"]["commitment_matches"] is True
     assert verify.context["check"]["deals_match"] is True
     end = client_for(alice).get(f"/api/games/{game.public_id}/end").json()
-    assert [line["total"] for line in end["scorecard"]] == game.state["scores"]
+    # The end table is sorted by place; each line's total is its seat's score.
+    assert [line["place"] for line in end["scorecard"]] == sorted(
+        line["place"] for line in end["scorecard"]
+    )
+    assert {line["seat"]: line["total"] for line in end["scorecard"]} == dict(
+        enumerate(game.state["scores"])
+    )
 
 
 def test_a_running_game_replays_without_its_boards(r45_duel: Game, outsider: Any) -> None:

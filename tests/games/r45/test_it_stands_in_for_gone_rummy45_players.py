@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import r45_services, services
+from games import services
 from games.models import Game, Seat, StandIn
 
 from ..conftest import key, viewer
@@ -39,7 +39,7 @@ def test_a_gone_players_turn_of_play_is_played_by_a_bot_once(alice: Any, bob: An
     assert services.due_stand_ins(later) == [], "the setup is the clock's to settle"
 
     game = ready(game, alice, bob)
-    state = r45_services.load(game)
+    state = services.load_state(game)
     assert state is not None and state.phase == "play"
     turn, number = state.turn, game.turn_number
     now = timezone.now()
@@ -54,7 +54,7 @@ def test_a_gone_players_turn_of_play_is_played_by_a_bot_once(alice: Any, bob: An
     (row,) = StandIn.objects.filter(game=game)
     assert (row.seat, row.turn_number) == (turn, number)
     game.refresh_from_db()
-    after = r45_services.load(game)
+    after = services.load_state(game)
     assert after is not None and after.turn_number == number + 1, "the whole turn was played"
     last = game.events.order_by("-seq").first()
     assert last is not None and last.kind == "Discarded" and last.payload["seat"] == turn

@@ -1,0 +1,175 @@
+"""Socket density: 10,000 idle sockets on 2 daphne processes beside the live bench's games
+(issue: live performance, "socket density").
+
+The live bench's 250 four-seat tables (1,000 sockets, moves by socket) run a step at 100 moves/s;
+then 10,000 idle sockets open (spectators of other seated games that do not move: what watchers
+and players waiting on other tables hold), and the same step runs again. Reports the servers'
+RSS before and after the idle sockets, the memory a socket costs, and the moves' p99 with and
+without them. Targets: all 10,000 in at most 1 GB RSS over both processes, and the p99 within
+10% of the run without them.
+
+Needs PostgreSQL and Redis (as benchmarks/bench_live.py, whose database, settings and daphne
+processes it uses). ``RUMMI_BENCH_SOCKETS_IDLE`` (10000), ``RUMMI_BENCH_SOCKETS_PACE`` (100),
+``RUMMI_BENCH_LIVE_SECONDS`` (20 s a step).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import resource
+import secrets
+import time
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from . import bench_live as live
+from .live_harness import HOST, Harness, rss_kb
+
+IDLE = int(live.setting("RUMMI_BENCH_SOCKETS_IDLE", "10000"))
+PACE = float(live.setting("RUMMI_BENCH_SOCKETS_PACE", "100"))
+PER_GAME = 20  # idle sockets on each idle game
+CONNECTING = 25  # idle sockets connecting at once
+TARGET_MB = 1024.0
+TARGET_P99_GROWTH = 0.10
+
+
+async def open_idle(
+    gids: list[str], ports: list[int], count: int
+) -> tuple[list[ClientConnection], int]:
+    """``count`` spectator sockets, ``PER_GAME`` to a game, alternating servers; each is kept
+    open (its hello read) and otherwise left alone. Also how many connects were refused and
+    tried again (a connect storm's refusals)."""
+    gate = asyncio.Semaphore(CONNECTING)
+    sockets: list[ClientConnection] = []
+    refused: list[str] = []
+
+    async def one(n: int) -> None:
+        gid, port = gids[n // PER_GAME], ports[n % len(ports)]
+        async with gate:
+            for attempt in range(5):  # as a browser does, it tries again after a refusal
+                try:
+                    ws = await connect(
+                        f"ws://{HOST}:{port}/ws/games/{gid}/",
+                        origin=f"http://{HOST}:{port}",  # type: ignore[arg-type]
+                        open_timeout=120,
+                        max_size=2**22,
+                        # A browser sends no protocol pings (it answers the server's): the
+                        # websockets client's default of one every 20 s doubled the ping frames.
+                        ping_interval=None,
+                    )
+                    hello = json.loads(await ws.recv())
+                except (OSError, InvalidHandshake, ConnectionClosed) as error:
+                    refused.append(type(error).__name__)
+                    await asyncio.sleep(0.5 * 2**attempt)
+                    continue
+                if hello.get("type") != "hello":
+                    raise RuntimeError(f"idle socket got {hello.get('type')!r} first")
+                sockets.append(ws)
+                return
+            raise RuntimeError(f"an idle socket was refused 5 times: {refused[-5:]}")
+
+    await asyncio.gather(*(one(n) for n in range(count)))
+    return sockets, len(refused)
+
+
+def rss_mb(pids: list[int]) -> dict[str, float]:
+    return {str(p): round(rss_kb(p) / 1024, 1) for p in pids}
+
+
+async def measure(
+    games: list[dict[str, Any]], idle_gids: list[str], servers: list[tuple[int, int]]
+) -> dict[str, Any]:
+    ports = [port for port, _ in servers]
+    pids = [pid for _, pid in servers]
+    harness = Harness(games, ports, pids)
+    idle: list[ClientConnection] = []
+    try:
+        await harness.connect_all()
+        await harness.run_step(20.0, 5.0)  # warm up
+        before = await harness.run_step(PACE, live.STEP_SECONDS)
+        rss_before = rss_mb(pids)
+        started = time.perf_counter()
+        idle, refused = await open_idle(idle_gids, ports, IDLE)
+        opened_s = round(time.perf_counter() - started, 1)
+        await asyncio.sleep(2)  # let the servers settle what the connects made
+        rss_after = rss_mb(pids)
+        after = await harness.run_step(PACE, live.STEP_SECONDS)
+        still_open = sum(1 for ws in idle if ws.state.name == "OPEN")
+    finally:
+        await asyncio.gather(*(ws.close() for ws in idle), return_exceptions=True)
+        await harness.close()
+    total_before, total_after = sum(rss_before.values()), sum(rss_after.values())
+    p99_before, p99_after = before["latency_ms"]["p99"], after["latency_ms"]["p99"]
+    return {
+        "idle_sockets": IDLE,
+        "idle_open_at_end": still_open,
+        "idle_open_seconds": opened_s,
+        "idle_connects_per_s": round(IDLE / opened_s, 1) if opened_s else None,
+        "idle_connects_refused_then_retried": refused,
+        "rss_mb_before_idle": rss_before,
+        "rss_mb_with_idle": rss_after,
+        "rss_total_mb_with_idle": round(total_after, 1),
+        "kb_per_idle_socket": round(1024 * (total_after - total_before) / IDLE, 1),
+        "moves": {
+            "pace": PACE,
+            "without_idle": {
+                "p50_ms": before["latency_ms"]["p50"],
+                "p99_ms": p99_before,
+                "done_per_s": before["moves_per_s"],
+                "server_cpu_ms_per_move": before["server_cpu_ms_per_move"],
+            },
+            "with_idle": {
+                "p50_ms": after["latency_ms"]["p50"],
+                "p99_ms": p99_after,
+                "done_per_s": after["moves_per_s"],
+                "server_cpu_ms_per_move": after["server_cpu_ms_per_move"],
+            },
+        },  # fmt: skip
+        "meets_memory_target": total_after <= TARGET_MB,
+        "meets_p99_target": bool(
+            p99_before and p99_after and p99_after <= p99_before * (1 + TARGET_P99_GROWTH)
+        ),
+    }
+
+
+def main() -> dict[str, Any]:
+    reason = live.unreachable()
+    if reason:
+        live.log(f"bench sockets skipped: {reason}")
+        return {"skipped": reason}
+    live.OUT.mkdir(parents=True, exist_ok=True)
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    # The harness holds every socket's client end; each daphne half of the server ends.
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if hard < IDLE + 4 * live.GAMES + 1000:
+        return {"skipped": f"the open-file limit ({hard}) is too low for {IDLE} idle sockets"}
+    live.ensure_database()
+    secret = secrets.token_urlsafe(50)
+    env = live.site_env(secret)
+    live.manage(env, "migrate", "--no-input", "-v", "0")
+    live.manage(env, "collectstatic", "--no-input", "-v", "0")
+    live.flush_redis()
+    idle_games = -(-IDLE // PER_GAME)
+    games_file = live.OUT / "sockets-games.json"
+    live.manage(
+        env, "benchsetup", "--reset", "--games", str(live.GAMES + idle_games),
+        "--output", str(games_file),
+    )  # fmt: skip
+    seated = json.loads(games_file.read_text())["games"]
+    moving, idle_gids = seated[: live.GAMES], [g["gid"] for g in seated[live.GAMES :]]
+    try:
+        with live.daphnes(2, env) as servers:
+            live.log(f"  {live.GAMES} moving tables and {IDLE} idle sockets on 2 daphne processes")
+            result = asyncio.run(measure(moving, idle_gids, servers))
+    finally:
+        live.flush_redis()
+    live.log(
+        f"  {result['rss_total_mb_with_idle']} MB with the idle sockets "
+        f"({result['kb_per_idle_socket']} KB each); p99 at {PACE:.0f} moves/s "
+        f"{result['moves']['without_idle']['p99_ms']} -> "
+        f"{result['moves']['with_idle']['p99_ms']} ms"
+    )
+    return result

@@ -1,0 +1,153 @@
+"""Fair play at a finished table (docs/fair-play.md "Stand-ins, absence and aborts"), for every
+family, from the game's log, its StandIn rows and its seats:
+
+* **absent**: a person in a stand-in game (a live tournament table) whose seat was not seen in
+  the game's first minute (no socket heard from, ``first_seen`` empty or later) and who made no
+  move of their own: scored as the table's last place, never rated, no trophy;
+* **stand-in turns**: the turns a bot played for a person gone (the StandIn rows), and the
+  events it played in them (no trophy comes from those);
+* **aborted**: a person resigned or timed out without a real move of their own (the family
+  says which moves are real: ``own_moves``); the whole game is unrated, earns no trophy and is
+  left out of the win counts.
+
+:func:`judge` reads all three; ``record.write_results`` writes them on the result rows, and
+:func:`refresh` rewrites them for games finished before (``manage.py recomputeratings``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Count
+
+from games.engine.families import family_named
+from games.engine.family import GameFamily
+
+from ..models import Game, GameResult, Seat, SeatKind, StandIn, Status
+
+# A person gone this long has their turn played by a stand-in (services.bots); a person not
+# seen this long after the start is absent.
+STAND_IN_AFTER = timedelta(seconds=60)
+ABSENT_AFTER = STAND_IN_AFTER
+
+
+@dataclass(frozen=True)
+class Fairness:
+    absent: frozenset[int] = frozenset()
+    stand_in_turns: Mapping[int, int] = field(default_factory=dict)
+    aborted: bool = False
+
+
+def stood_in(
+    game: Game, family: GameFamily, payloads: Sequence[Mapping[str, Any]]
+) -> dict[int, set[int]]:
+    """Each stood-in seat's events played by its stand-in, as indexes into ``payloads`` (the
+    whole log, the first event first): the events of the turns its StandIn rows name. Found by
+    replaying the log, as the turn each event was played in is the state's, not the event's."""
+    rows = set(StandIn.objects.filter(game=game).values_list("seat", "turn_number"))
+    if not rows or not payloads:
+        return {}
+    state = family.replay([payloads[0]])
+    found: dict[int, set[int]] = {}
+    for index, payload in enumerate(payloads[1:], start=1):
+        turn = family.turn(state)
+        seat = turn.stand_in_seat
+        if seat is not None and (seat, turn.turn_number) in rows:
+            found.setdefault(seat, set()).add(index)
+        state = family.evolve(state, family.event_from_dict(payload))
+    return found
+
+
+def stand_in_seqs(game: Game) -> dict[int, set[int]]:
+    """Each stood-in seat's events (their seqs) played by its stand-in (for the trophies)."""
+    if not StandIn.objects.filter(game=game).exists():
+        return {}
+    payloads = list(game.events.order_by("seq").values_list("payload", flat=True))
+    first = game.events.order_by("seq").values_list("seq", flat=True).first() or 1
+    found = stood_in(game, family_named(game.family), payloads)
+    return {seat: {first + i for i in indexes} for seat, indexes in found.items()}
+
+
+def is_absent(game: Game, seat: Seat, ended: datetime) -> bool:
+    """Whether a person's seat was not seen in the first minute of a stand-in game that lasted
+    longer. Seats from before ``first_seen`` was kept count as seen if ever seen."""
+    if not game.stand_in or seat.kind != SeatKind.HUMAN or game.started is None:
+        return False
+    deadline = game.started + ABSENT_AFTER
+    if ended < deadline:
+        return False
+    if seat.first_seen is not None:
+        return seat.first_seen > deadline
+    return seat.last_seen is None
+
+
+def judge(
+    game: Game, family: GameFamily, payloads: Sequence[Mapping[str, Any]], ended: datetime
+) -> Fairness:
+    """The absent seats, the stand-in turns per seat and whether the game is aborted."""
+    seats = list(game.seats.all())
+    people = {s.index for s in seats if s.kind == SeatKind.HUMAN}
+    stood = stood_in(game, family, payloads)
+    turns = dict(
+        StandIn.objects.filter(game=game)
+        .values("seat")
+        .annotate(n=Count("pk"))
+        .values_list("seat", "n")
+    )
+    moved: set[int] = set()
+    for index, seat in enumerate(family.own_moves(payloads)):
+        if seat is not None and index not in stood.get(seat, ()):
+            moved.add(seat)
+    # A seat that ended a turn of its own (a move, the clock's, a resignation) outside its
+    # stand-in's turns.
+    ended_a_turn: set[int] = set()
+    for index, payload in enumerate(payloads):
+        found = family.activity(payload)
+        if found is not None and index not in stood.get(found[0], ()):
+            ended_a_turn.add(found[0])
+    absent = frozenset(s.index for s in seats if s.index not in moved and is_absent(game, s, ended))
+    aborted = any(s in ended_a_turn and s not in moved and s not in absent for s in sorted(people))
+    return Fairness(absent, turns, aborted)
+
+
+def apply(rows: Sequence[GameResult], fairness: Fairness) -> None:
+    """Mark the result rows (not saved): the absent seats are the table's last place (sharing
+    it), the others keep their order before them."""
+    present = [r for r in rows if r.seat not in fairness.absent]
+    last = len(present) + 1
+    for row in rows:
+        row.absent = row.seat in fairness.absent
+        row.stand_in_turns = int(fairness.stand_in_turns.get(row.seat, 0))
+        row.aborted = fairness.aborted
+    if len(present) < len(rows):
+        places = {r.seat: 1 + sum(o.place < r.place for o in present) for r in present}
+        for row in rows:
+            row.place = places.get(row.seat, last)
+
+
+def refresh(game: Game) -> bool:
+    """Rewrite a finished game's fair-play marks from its log (games finished before they
+    were written); True if any row changed."""
+    if game.status != Status.FINISHED:
+        return False
+    rows = list(GameResult.objects.filter(game=game).order_by("seat"))
+    if not rows:
+        return False
+    payloads = list(game.events.order_by("seq").values_list("payload", flat=True))
+    ended = game.finished or rows[0].finished
+    before = [(r.absent, r.stand_in_turns, r.aborted, r.place) for r in rows]
+    apply(rows, judge(game, family_named(game.family), payloads, ended))
+    after = [(r.absent, r.stand_in_turns, r.aborted, r.place) for r in rows]
+    if before == after:
+        return False
+    GameResult.objects.bulk_update(rows, ["absent", "stand_in_turns", "aborted", "place"])
+    return True
+
+
+def refresh_all() -> int:
+    """:func:`refresh` every finished game; how many changed."""
+    games = Game.objects.filter(status=Status.FINISHED).order_by("finished", "pk")
+    return sum(refresh(game) for game in games.iterator())

@@ -1,0 +1,545 @@
+"""Making games and taking seats, for every family: create, join, start when full, rematches,
+and a guest's seats becoming an account's."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games.engine.errors import InvalidInput
+from games.engine.families import family_named, family_of_mode
+from games.engine.family import BOT_STRENGTHS, Setup
+
+from .. import signals
+from ..errors import Conflict, Forbidden, Invalid, NotFound
+from ..identity import Identity, clean_name
+from ..models import Game, GameResult, Seat, SeatKind, Status
+from .record import deal, setup_of
+
+
+def setup_from(options: Mapping[str, Any]) -> Setup:
+    """Validate a new game's options through its mode's family (``mode``, default parlor)."""
+    mode = options.get("mode", "parlor")
+    try:
+        family = family_of_mode(mode)
+        return family.setup(str(mode), options)
+    except InvalidInput as error:
+        raise Invalid("bad_options", str(error)) from None
+
+
+def live_game_of(viewer: Identity) -> Game | None:
+    """The live clocked game (seconds a turn, not days a move) the viewer is seated in and
+    that is being played, if any (docs/fair-play.md "One live game at a time")."""
+    if viewer.user_id is not None:
+        mine = Seat.objects.filter(user_id=viewer.user_id)
+    elif viewer.guest_key:
+        mine = Seat.objects.filter(guest_key=viewer.guest_key, user__isnull=True)
+    else:
+        return None
+    found = mine.filter(
+        kind=SeatKind.HUMAN,
+        game__status=Status.PLAYING,
+        game__clock_seconds__isnull=False,
+        game__correspondence_days__isnull=True,
+    ).select_related("game")
+    seat = found.first()
+    return seat.game if seat is not None else None
+
+
+def refuse_a_second_live_game(viewer: Identity) -> None:
+    """A person plays one live clocked game at a time: seeking, joining or creating another
+    while one is being played is refused with a sentence (a tournament's pairing never is)."""
+    playing = live_game_of(viewer)
+    if playing is not None:
+        raise Conflict(
+            "live_game_running",
+            "You are playing a live game already: finish it (or resign it) first. "
+            "Correspondence games are not limited.",
+            url=playing.get_absolute_url(),
+        )
+
+
+def _live(setup: Setup) -> bool:
+    return setup.clock_seconds is not None and setup.correspondence_days is None
+
+
+def _new_game(setup: Setup, **fields: Any) -> Game:
+    return Game.objects.create(
+        family=setup.family,
+        mode=setup.mode,
+        config=dict(setup.config),
+        players=setup.players,
+        clock_seconds=setup.clock_seconds,
+        correspondence_days=setup.correspondence_days,
+        **fields,
+    )
+
+
+def create_game(viewer: Identity, options: dict[str, Any]) -> Game:
+    """A new game; the creator takes seat 0. Other seats are open (invite links) or bots.
+    With ``watch`` (a bot strength) every seat is a bot of that strength and the creator, a
+    signed-in player, watches (:func:`watch_bots`)."""
+    if not viewer.known:
+        raise Forbidden("sign_in", "Sign in or choose a guest name to create a game.")
+    if options.get("watch") not in (None, "", False):
+        return watch_bots(viewer, options)
+    setup = setup_from(options)
+    seats = _seat_plan(options.get("seats"), setup.players)
+    rated = _rated(options.get("rated", False), viewer, setup)
+    if _live(setup):
+        refuse_a_second_live_game(viewer)
+    with transaction.atomic():
+        game = _new_game(
+            setup,
+            listed=bool(options.get("listed", True)),
+            rated=rated,
+            seed=secrets.token_bytes(32).hex(),
+            created_by_id=viewer.user_id,
+        )
+        for index, plan in enumerate(seats):
+            Seat.objects.create(
+                game=game,
+                index=index,
+                kind=plan["kind"],
+                bot_strength=plan.get("strength", ""),
+                name=_bot_name(plan["strength"]) if plan["kind"] == SeatKind.BOT else "",
+                joined=timezone.now() if plan["kind"] == SeatKind.BOT else None,
+            )
+        _take_seat(game.seats.get(index=0), viewer)
+        start_if_full(game)
+    return game
+
+
+def create_seated_game(
+    options: dict[str, Any],
+    seats: list[dict[str, Any]],
+    *,
+    rated: bool = False,
+    seed: bytes | None = None,
+    sealed: bool = False,
+    stand_in: bool = False,
+    occasion: str = "",
+    occasion_url: str = "",
+) -> Game:
+    """A game whose every seat is already taken, dealt at once: a tournament table or a
+    matched seek. ``seats`` in seat order, each ``{"user_id": id, "name": name}`` for a
+    person or ``{"bot": strength}``; ``options`` as for :func:`create_game` (mode, clock,
+    days, target). ``seed`` deals a given deal (a duplicate round's tables share one);
+    ``sealed`` withholds its replay, record and seed until :func:`unseal`; with ``stand_in``
+    a bot plays the turns of a person gone for a minute (docs/design.md "Tournaments");
+    ``occasion`` says in words what it is played for (shown on its page and in digests), and
+    ``occasion_url`` is where its end leads back to (the tournament's page)."""
+    setup = setup_from({**options, "players": len(seats)})
+    if rated and not family_of_mode(setup.mode).modes[setup.mode].rated:
+        raise Invalid(
+            "bad_options",
+            f"{family_of_mode(setup.mode).modes[setup.mode].label} games are never rated.",
+        )
+    now = timezone.now()
+    with transaction.atomic():
+        game = _new_game(
+            setup,
+            listed=False,
+            rated=rated,
+            sealed=sealed,
+            stand_in=stand_in and setup.clock_seconds is not None,
+            occasion=occasion[:120],
+            occasion_url=occasion_url[:200],
+            seed=(seed or secrets.token_bytes(32)).hex(),
+        )
+        for index, plan in enumerate(seats):
+            strength = plan.get("bot")
+            if strength is not None and strength not in BOT_STRENGTHS:
+                raise Invalid("bad_options", f"a bot is {'|'.join(BOT_STRENGTHS)}")
+            Seat.objects.create(
+                game=game,
+                index=index,
+                kind=SeatKind.BOT if strength else SeatKind.HUMAN,
+                bot_strength=strength or "",
+                user_id=None if strength else plan["user_id"],
+                name=clean_name(plan.get("name") or _bot_name(strength or "casual")),
+                joined=now,
+            )
+        start_if_full(game)
+    return game
+
+
+def unseal(game_ids: list[int]) -> int:
+    """Show the replays, records and seeds of sealed games (their duplicate round is over)."""
+    return Game.objects.filter(pk__in=game_ids, sealed=True).update(sealed=False)
+
+
+def play_started(game_ids: list[int]) -> bool:
+    """Whether any of these games has had an action beyond its deal, or is over (a
+    tournament round that may no longer be paired again)."""
+    for game in Game.objects.filter(pk__in=game_ids).exclude(status=Status.WAITING):
+        if game.status == Status.FINISHED:
+            return True
+        family = family_named(game.family)
+        _, dealt = family.new_game(setup_of(game), bytes.fromhex(game.seed))
+        if game.seq > len(dealt):
+            return True
+    return False
+
+
+def delete_unstarted(game_ids: list[int]) -> int:
+    """Delete the games of a round paired again before anyone moved; the number deleted."""
+    deleted, _ = Game.objects.filter(pk__in=game_ids).delete()
+    return deleted
+
+
+def _rated(raw: object, viewer: Identity, setup: Setup) -> bool:
+    """A rated game (docs/design.md "Ratings"): asked for by a signed-in creator, never in a
+    mode whose rules are the creator's own (Sandbox). Rated games give no hints."""
+    if raw in (False, None, "", 0):
+        return False
+    if raw is not True and raw not in (1, "true", "on", "1"):
+        raise Invalid("bad_options", "rated is true or false")
+    if viewer.user_id is None:
+        raise Forbidden("sign_in_to_rate", "Sign in to play a rated game.")
+    mode = family_of_mode(setup.mode).modes[setup.mode]
+    if not mode.rated:
+        raise Invalid("bad_options", f"{mode.label} games are never rated.")
+    return True
+
+
+def watch_bots(viewer: Identity, options: dict[str, Any]) -> Game:
+    """A table of bots only, every seat of the strength ``options["watch"]``, dealt at once
+    for a signed-in player to watch (docs/api.md): unrated, unlisted, nobody's seat; the
+    one-live-game rule does not apply, as the watcher plays no turn."""
+    if viewer.user_id is None:
+        raise Forbidden("sign_in_to_watch", "Sign in to open a table of bots to watch.")
+    strength = options.get("watch")
+    if strength not in BOT_STRENGTHS:
+        raise Invalid("bad_options", f"watch is a bot strength: {'|'.join(BOT_STRENGTHS)}")
+    if options.get("rated") not in (None, False, "", 0):
+        raise Invalid("bad_options", "A table of bots is never rated.")
+    if options.get("seats"):
+        raise Invalid("bad_options", "A table to watch has only bots: leave seats out.")
+    setup = setup_from({k: v for k, v in options.items() if k not in ("watch", "listed")})
+    if setup.correspondence_days is not None:
+        raise Invalid("bad_options", "A table of bots plays live: leave days out.")
+    with transaction.atomic():
+        game = _new_game(
+            setup,
+            listed=False,
+            rated=False,
+            seed=secrets.token_bytes(32).hex(),
+            created_by_id=viewer.user_id,
+        )
+        now = timezone.now()
+        for index in range(setup.players):
+            Seat.objects.create(
+                game=game,
+                index=index,
+                kind=SeatKind.BOT,
+                bot_strength=strength,
+                name=f"{_bot_name(strength)} {index + 1}",
+                joined=now,
+            )
+        start_if_full(game)
+    return game
+
+
+def _seat_plan(raw: object, players: int) -> list[dict[str, str]]:
+    """Seats 1..n-1 from ``["human", "bot:strong", ...]``; missing ones are open human seats."""
+    plan = [{"kind": SeatKind.HUMAN}]
+    given = list(raw) if isinstance(raw, list | tuple) else []
+    if len(given) > players - 1:
+        raise Invalid("bad_options", f"{players} players means {players - 1} other seats")
+    for item in given + ["human"] * (players - 1 - len(given)):
+        if item == "human":
+            plan.append({"kind": SeatKind.HUMAN})
+            continue
+        kind, _, strength = str(item).partition(":")
+        if kind != "bot" or strength not in BOT_STRENGTHS:
+            raise Invalid("bad_options", f"a seat is human or bot:{'|'.join(BOT_STRENGTHS)}")
+        plan.append({"kind": SeatKind.BOT, "strength": strength})
+    return plan
+
+
+def _bot_name(strength: str) -> str:
+    return f"{strength.title()} bot"
+
+
+def _take_seat(seat: Seat, viewer: Identity) -> None:
+    seat.user_id = viewer.user_id
+    seat.guest_key = "" if viewer.user_id else (viewer.guest_key or "")
+    seat.name = clean_name(viewer.name)
+    seat.joined = timezone.now()
+    seat.save()
+
+
+def seat_of(game: Game, viewer: Identity) -> Seat | None:
+    """The viewer's seat in the game, from their session alone."""
+    if viewer.user_id is not None:
+        found = [s for s in game.seats.all() if s.user_id == viewer.user_id]
+    elif viewer.guest_key:
+        found = [s for s in game.seats.all() if s.guest_key == viewer.guest_key and not s.user_id]
+    else:
+        found = []
+    return found[0] if found else None
+
+
+def join_game(viewer: Identity, token: str) -> Game:
+    """Join through a seat's invite link; joining twice is harmless."""
+    if not viewer.known:
+        raise Forbidden("sign_in", "Sign in or choose a guest name to join.")
+    with transaction.atomic():
+        seat = Seat.objects.select_related("game").filter(invite_token=token).first()
+        if seat is None:
+            raise NotFound("no_such_invite", "That invite link is not valid.")
+        game = Game.objects.select_for_update().get(pk=seat.game_id)
+        seat = Seat.objects.get(pk=seat.pk)
+        mine = seat_of(game, viewer)
+        if mine is not None:
+            return game
+        if game.clock_seconds is not None and game.correspondence_days is None:
+            refuse_a_second_live_game(viewer)
+        # A seat kept for a rematch's player is theirs alone (offer_rematch).
+        if not seat.is_open or seat.reserved:
+            seat = next(  # type: ignore[assignment]
+                (s for s in game.seats.all() if s.is_open and not s.reserved), None
+            )
+            if seat is None:
+                raise Conflict("game_full", "This game has no open seat left.")
+        _take_seat(seat, viewer)
+        start_if_full(game)
+    return game
+
+
+# What may keep a game asked for rated from being rated, each check given by the app that
+# keeps its rule (ratings' limit on rated games between the same players, registered in its
+# AppConfig.ready): the games core imports no app above it. A check reads the game as it
+# starts, every seat taken, and answers why it is to be played unrated, or None.
+RatedCheck = Callable[[Game], str | None]
+_RATED_CHECKS: list[RatedCheck] = []
+
+
+def rated_check(check: RatedCheck) -> RatedCheck:
+    """Register ``check(game)``: run when a rated game starts, whatever made it (a created
+    game whose seats filled, a matched seek, a tournament table) and whatever its family."""
+    if check not in _RATED_CHECKS:
+        _RATED_CHECKS.append(check)
+    return check
+
+
+def start_if_full(game: Game) -> None:
+    """Deal the game once every seat is taken; a rated game that a rated check refuses is
+    played unrated (``Game.rated`` turned off before its first event)."""
+    if game.status != Status.WAITING or any(s.is_open for s in game.seats.all()):
+        return
+    if game.rated and any(check(game) is not None for check in _RATED_CHECKS):
+        game.rated = False
+        game.save(update_fields=["rated"])
+    deal(game)
+
+
+def adopt_guest_seats(guest_key: str, user_id: int, name: str) -> int:
+    """A guest signed in: their seats (and results) become the user's; the number moved.
+
+    A game where the account already has a seat keeps the guest's seat apart.
+    """
+    moved = 0
+    with transaction.atomic():
+        seats = Seat.objects.filter(guest_key=guest_key, user__isnull=True)
+        for seat in seats.select_related("game").select_for_update():
+            if Seat.objects.filter(game_id=seat.game_id, user_id=user_id).exists():
+                continue
+            seat.user_id = user_id
+            seat.name = clean_name(name)
+            seat.save(update_fields=["user", "name"])
+            GameResult.objects.filter(game_id=seat.game_id, seat=seat.index).update(
+                user_id=user_id, name=seat.name
+            )
+            moved += 1
+    return moved
+
+
+def forget_player(user_id: int, name: str) -> int:
+    """An account is being deleted: its seats and result rows stay, under ``name``, linked to
+    no account (its games still replay, and the others' results still count). The number of
+    seats forgotten."""
+    with transaction.atomic():
+        GameResult.objects.filter(user_id=user_id).update(name=name, user=None)
+        return Seat.objects.filter(user_id=user_id).update(name=name, user=None)
+
+
+def rename_player(user_id: int, name: str) -> int:
+    """An account's name changed: its seats and result rows, past ones too, show the new one
+    (a name is shown the same way everywhere). The number of seats renamed."""
+    with transaction.atomic():
+        GameResult.objects.filter(user_id=user_id).update(name=name)
+        return Seat.objects.filter(user_id=user_id).update(name=name)
+
+
+def results_of(user_id: int) -> Any:
+    """The account's result rows with their games, oldest first (its data download)."""
+    return GameResult.objects.filter(user_id=user_id).select_related("game").order_by("finished")
+
+
+# A rematch
+
+# How long a rematch offer stays open for the others to accept (docs/design.md "Rematches"):
+# a live table's players are still at the table or gone, a correspondence game's may answer
+# over days. An offer not accepted by every person by then lapses (expire_rematches).
+REMATCH_OPEN_LIVE = timedelta(minutes=10)
+REMATCH_OPEN_CORRESPONDENCE = timedelta(days=3)
+# How long the address of a lapsed offer still says so, rather than "no such game".
+LAPSED_REMEMBERED_S = 7 * 24 * 3600
+
+
+def rematch_open_for(game: Game) -> timedelta:
+    """How long a rematch offer of (or for) ``game`` stays open."""
+    return REMATCH_OPEN_CORRESPONDENCE if game.is_correspondence else REMATCH_OPEN_LIVE
+
+
+def rematch_expires(new: Game) -> datetime:
+    """When the waiting rematch ``new`` lapses unless every person has accepted."""
+    return new.created + rematch_open_for(new)
+
+
+def rematch_state(game: Game, viewer: Identity) -> dict[str, Any]:
+    """Whether the viewer may ask for a rematch of ``game``, and how far one has got: who has
+    accepted, who is still to, the new game's address and, while it waits, when it lapses.
+    An offer past its time is no offer (the sweep deletes it soon after)."""
+    mine = seat_of(game, viewer)
+    can = game.status == Status.FINISHED and mine is not None and mine.kind == SeatKind.HUMAN
+    # A game played for an occasion (a tournament's table) has none: its maker seats the next.
+    can = can and not game.occasion
+    new = Game.objects.filter(rematch_of=game).first()
+    expires = rematch_expires(new) if new is not None else None
+    waiting = new is not None and new.status == Status.WAITING
+    if new is None or (waiting and expires is not None and expires <= timezone.now()):
+        return {
+            "offered": False,
+            "can_offer": can,
+            "open_minutes": int(rematch_open_for(game).total_seconds() // 60),
+        }
+    seats = list(new.seats.all())
+    people = [s for s in seats if s.kind == SeatKind.HUMAN]
+    taken = next((s for s in seats if mine is not None and s.index == mine.index), None)
+    return {
+        "offered": True,
+        "can_offer": can,
+        "gid": new.public_id,
+        "url": new.get_absolute_url(),
+        "status": new.status,
+        "accepted": [s.name for s in people if s.joined is not None],
+        "waiting": [s.name for s in people if s.joined is None],
+        "mine": bool(taken and taken.joined is not None),
+        "expires": expires.isoformat() if waiting and expires is not None else None,
+    }
+
+
+def _lapse(new: Game, old: Game) -> None:
+    """Delete the waiting rematch ``new`` of ``old`` (both locked by the caller): its address
+    says the offer lapsed for a week (lapsed_rematch), and after the commit the pages open on
+    it are told (``rematch_lapsed``)."""
+    gid, back = new.public_id, old.public_id
+    new.delete()
+    cache.set(f"rematch-lapsed:{gid}", back, LAPSED_REMEMBERED_S)
+    transaction.on_commit(lambda: signals.rematch_lapsed.send(Game, gid=gid, rematch_of=back))
+
+
+def lapsed_rematch(gid: str) -> Game | None:
+    """The finished game whose rematch ``gid`` was, if ``gid`` was a rematch offer that lapsed
+    (in the last week), else None."""
+    back = cache.get(f"rematch-lapsed:{gid}")
+    if not isinstance(back, str):
+        return None
+    return Game.objects.filter(public_id=back).first()
+
+
+def expire_rematches(now: datetime | None = None) -> list[str]:
+    """Delete every rematch offer still waiting past its time, those left from before offers
+    lapsed too: the finished game offers a rematch again. A rematch that has started is never
+    touched. The gids deleted."""
+    now = now or timezone.now()
+    due = Game.objects.filter(status=Status.WAITING, rematch_of__isnull=False).filter(
+        Q(correspondence_days__isnull=True, created__lte=now - REMATCH_OPEN_LIVE)
+        | Q(correspondence_days__isnull=False, created__lte=now - REMATCH_OPEN_CORRESPONDENCE)
+    )
+    lapsed = []
+    for pk, old_pk in due.values_list("pk", "rematch_of_id"):
+        # The same lock order as offer_rematch (the finished game, then the rematch): an
+        # acceptance either starts the game first, or finds no offer and makes a new one.
+        with transaction.atomic():
+            old = Game.objects.select_for_update().filter(pk=old_pk).first()
+            new = Game.objects.select_for_update().filter(pk=pk).first()
+            if old is None or new is None or new.rematch_of_id != old.pk:
+                continue
+            if new.status != Status.WAITING or rematch_expires(new) > now:
+                continue
+            _lapse(new, old)
+            lapsed.append(new.public_id)
+    return lapsed
+
+
+def offer_rematch(gid: str, viewer: Identity) -> Game:
+    """Ask for, or accept, a rematch of finished game ``gid``: a new game with the same seats
+    and options. The first player to ask makes it; each person's seat is kept for them until
+    they accept (their own call of this); bots sit down at once; the game starts when every
+    person has accepted, or lapses unaccepted after ``rematch_open_for`` (then asking makes a
+    new one). Asking twice is harmless."""
+    with transaction.atomic():
+        old = Game.objects.select_for_update().filter(public_id=gid).first()
+        if old is None:
+            raise NotFound("no_such_game", "There is no such game.")
+        if old.status != Status.FINISHED:
+            raise Conflict("not_finished", "A rematch can be asked for once the game is over.")
+        mine = seat_of(old, viewer)
+        if mine is None or mine.kind != SeatKind.HUMAN:
+            raise Forbidden("not_seated", "Only the game's players can ask for a rematch.")
+        if old.occasion:
+            raise Conflict(
+                "no_rematch",
+                f"A game played for {old.occasion} has no rematch: its organiser seats the next.",
+            )
+        new = Game.objects.select_for_update().filter(rematch_of=old).first()
+        if (
+            new is not None
+            and new.status == Status.WAITING
+            and rematch_expires(new) <= timezone.now()
+        ):
+            _lapse(new, old)
+            new = None
+        if new is None:
+            new = Game.objects.create(
+                family=old.family,
+                mode=old.mode,
+                config=old.config,
+                players=old.players,
+                clock_seconds=old.clock_seconds,
+                correspondence_days=old.correspondence_days,
+                listed=False,
+                seed=secrets.token_bytes(32).hex(),
+                created_by_id=viewer.user_id,
+                rematch_of=old,
+            )
+            now = timezone.now()
+            for seat in old.seats.all():
+                bot = seat.kind == SeatKind.BOT
+                Seat.objects.create(
+                    game=new,
+                    index=seat.index,
+                    kind=seat.kind,
+                    bot_strength=seat.bot_strength,
+                    name=seat.name,
+                    user_id=seat.user_id,
+                    guest_key="" if seat.user_id else seat.guest_key,
+                    joined=now if bot else None,
+                )
+        new = Game.objects.select_for_update().get(pk=new.pk)
+        seat = new.seats.get(index=mine.index)
+        if seat.joined is None and new.status == Status.WAITING:
+            _take_seat(seat, viewer)
+            start_if_full(new)
+    return new

@@ -1,0 +1,38 @@
+"""The signed-in player's own socket (``/ws/me/``, docs/design.md "The live layer"): one per
+open page, for what reaches a player wherever they are on the site: a tournament's call to a
+new table, and "your move" in a correspondence game. Apps send to it through the one push path
+(:func:`rummi_site.push.notify`); a page loaded before the call hears it all the same, with no
+polling.
+
+A visitor who is not signed in is refused (4401): the group is the account's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from rummi_site.push import user_group
+
+
+class PlayerConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.group = user_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data == '{"type":"ping"}':
+            await self.send(text_data='{"type":"pong"}')
+
+    async def player_notice(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=message["text"])

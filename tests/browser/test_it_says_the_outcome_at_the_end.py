@@ -1,0 +1,49 @@
+"""The end of a Rummikub game states the viewer's own outcome (issue 28): a player who
+resigns reads that they resigned and their place, not "You win!". Resigning is a visible
+control beside End turn, with a confirm, not a setting; after the game neither Hint nor Resign
+is offered."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import shoot
+from .helpers import sit_down
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_resignation_says_resigned_and_leaves_no_hint_or_resign(new_page: Any, site: str) -> None:
+    options = {"mode": "sandbox", "players": 2, "seats": ["bot:beginner"]}
+    _, page = sit_down(new_page, site, "rosalind", options, "#rummi[data-ready]")
+    controls = page.locator(".rm-controls")
+    page.click(".rm-gear")
+    assert page.locator(".rm-settings").is_visible()
+    assert page.locator(".rm-settings .rm-resign").count() == 0
+    page.keyboard.press("Escape")
+    assert controls.locator("[data-act=hint]").is_enabled()
+
+    # Resign sits beside End turn; it asks first, and a "no" changes nothing.
+    resign = controls.locator(".rm-resign")
+    assert resign.is_visible()
+    assert resign.evaluate("(b) => b.nextElementSibling.dataset.act") == "end"
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    resign.click()
+    assert page.evaluate("rummi.board.view.finished") is False
+    page.once("dialog", lambda dialog: dialog.accept())
+    resign.click()
+
+    page.wait_for_selector("#rummi[data-ended]")
+    title = page.locator("#rm-end-title")
+    assert title.inner_text() == "You resigned: place 2 of 2"
+    rows = page.locator(".rm-end .rm-scores tbody th")
+    assert rows.nth(0).inner_text().strip() == "Beginner bot"
+    assert rows.nth(1).inner_text().strip() == "rosalind (resigned)"
+    shoot(page, "end-resigned-1280.png")
+    page.click(".rm-end-close")
+    assert resign.is_hidden()
+    assert controls.locator("[data-act=hint]").is_disabled()
+    page.click(".rm-gear")
+    assert page.locator(".rm-settings .rm-resign").count() == 0
