@@ -5,10 +5,12 @@ database and has the seat to move draw, round robin over the games, for a fixed 
 prints JSON: the process CPU per move (the part of the live bench's server CPU that the move path
 costs, without the websocket frames), the wall time per move, and the database's round trips.
 Each move takes its connection from the pool, checked unless RUMMI_BENCH_MOVE_HEALTH_CHECKS=0.
+RUMMI_BENCH_MOVE_PROFILE=<path> writes a cProfile of the measured moves there.
 """
 
 from __future__ import annotations
 
+import cProfile
 import json
 import os
 import secrets
@@ -77,9 +79,16 @@ def main() -> dict[str, Any]:
     for table in tables:
         one(table)
     cpu = wall = 0.0
+    profile_to = os.environ.get("RUMMI_BENCH_MOVE_PROFILE")
+    profiler = cProfile.Profile() if profile_to else None
+    if profiler:
+        profiler.enable()
     for n in range(moves):
         spent = one(tables[n % len(tables)])
         cpu, wall = cpu + spent[0], wall + spent[1]
+    if profiler:
+        profiler.disable()
+        profiler.dump_stats(profile_to)
     options = connection.settings_dict["OPTIONS"]
     return {
         "variant": {

@@ -1,16 +1,16 @@
-"""A move's lock, run by hand from the ORM's compiled statements: the game row with its seats.
+"""A move's statements, run from the ORM's compiled SQL: the lock of the game row with its
+seats, the events appended, the game's row written, the receipt.
 
-Django's own APIs carry the rest of the move (docs/design.md, "The move path"): on PostgreSQL,
-``OPTIONS["server_side_binding"]`` sends values apart from the SQL (no quoting of the JSON
-state in Python) and ``prepare_threshold`` lets psycopg prepare what repeats; the move runs in
-psycopg's pipeline (:func:`pipelined`), and its writes are ORM calls. The lock stays here
-because the ORM's own ``select_for_update().prefetch_related("seats")`` cost about 1.4 ms more
-CPU per move (benchmarks/move_cpu.py, 2,000-move runs: median 5.3 against 3.9 ms), a fifth of
-the 6.5 ms a move costs a web process in the live bench. No SQL is written out here: the two
-statements are the ORM's, compiled once. What it relies on in Django is pinned by
-tests/games/test_it_reads_and_writes_rows_like_the_orm.py: the SQL is what the ORM compiles,
-values go through the fields' own converters, and the seats are cached where
-``prefetch_related`` caches them.
+On PostgreSQL, ``OPTIONS["server_side_binding"]`` sends values apart from the SQL (no quoting
+of the JSON state in Python) and ``prepare_threshold`` lets psycopg prepare what repeats; the
+move runs in psycopg's pipeline (:func:`pipelined`). The statements are compiled here once per
+model and columns because the ORM's own calls cost more than the move's logic
+(docs/design.md, "The move path"): ``select_for_update().prefetch_related("seats")`` about
+1.4 ms more CPU per move, and ``bulk_create`` and ``create`` ask PostgreSQL for the new rows'
+ids (``RETURNING``), which nobody reads and which ends the pipeline's batch: a round trip each.
+No SQL is written out here: every statement is the ORM's, compiled once, with values prepared
+by the fields' own ``get_db_prep_save`` and read back through their own converters. What this
+relies on in Django is pinned by tests/games/test_it_reads_and_writes_rows_like_the_orm.py.
 """
 
 from __future__ import annotations
@@ -22,9 +22,12 @@ from functools import cache
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.models import sql
 from django.db.models.expressions import Col
 
 from .models import Game, Seat
+
+ModelType = type[models.Model]
 
 Converter = Callable[[Any, Col, Any], Any]
 
@@ -154,3 +157,80 @@ def release(game: Game) -> None:
     if cached is not None:
         cached._result_cache = None
         cached._hints.clear()
+
+
+def _compiled(query: Any, db: Any) -> tuple[str, tuple[Any, ...]]:
+    compiled = query.get_compiler(connection=db).as_sql()
+    sql, params = compiled[0] if isinstance(compiled, list) else compiled
+    return str(sql), tuple(params)
+
+
+@cache
+def _insert_sql(
+    model: ModelType, names: tuple[str, ...], vendor: str
+) -> tuple[str, tuple[Any, ...]]:
+    """The ORM's ``INSERT`` of one ``model`` row with fields ``names`` (no ``RETURNING``: the
+    new id is not read), and each field's ``get_db_prep_save``."""
+    db = connections[DEFAULT_DB_ALIAS]
+    fields = [model._meta.get_field(name) for name in names]
+    query = sql.InsertQuery(model)
+    probe = model(**{f.attname: None for f in fields})  # type: ignore[union-attr]
+    query.insert_values(fields, [probe])
+    statement, params = _compiled(query, db)
+    if len(params) != len(names):  # pragma: no cover - a Django that compiles otherwise
+        raise RuntimeError(f"games.rows: unexpected parameters {params!r} for {statement}")
+    return statement, tuple(f.get_db_prep_save for f in fields)  # type: ignore[union-attr]
+
+
+def insert(model: ModelType, names: tuple[str, ...], rows: Sequence[Sequence[Any]]) -> None:
+    """Insert ``rows`` (values of fields ``names``, in that order; foreign keys as ids), as
+    ``bulk_create`` would but without reading back their ids: in a pipeline, queued with the
+    move's other writes instead of a round trip each."""
+    if not rows:
+        return
+    db = connections[DEFAULT_DB_ALIAS]
+    statement, preps = _insert_sql(model, names, db.vendor)
+    params = [[prep(value, db) for prep, value in zip(preps, row, strict=True)] for row in rows]
+    with db.cursor() as cursor:
+        if len(params) == 1:
+            cursor.execute(statement, params[0])
+        else:
+            cursor.executemany(statement, params)
+
+
+# The ORM's UPDATE statements, compiled once per (model, fields, which are NULL, backend).
+_updates: dict[tuple[Any, ...], tuple[str, tuple[Any, ...]]] = {}
+
+
+def _update_sql(
+    instance: models.Model, names: tuple[str, ...], nulls: tuple[bool, ...], db: Any
+) -> tuple[str, tuple[Any, ...]]:
+    """The ORM's ``UPDATE`` of fields ``names`` of ``instance``'s row by its id (``nulls``:
+    which are NULL, which the ORM writes into the statement), and the other fields'
+    ``get_db_prep_save``, compiled from the first instance seen."""
+    model = type(instance)
+    key = (model, names, nulls, db.vendor)
+    found = _updates.get(key)
+    if found is None:
+        fields = [model._meta.get_field(name) for name in names]
+        query = model._default_manager.filter(pk=instance.pk).query.chain(sql.UpdateQuery)
+        query.add_update_values({name: getattr(instance, name) for name in names})
+        statement, params = _compiled(query, db)
+        kept = [f for f, null in zip(fields, nulls, strict=True) if not null]
+        if len(params) != len(kept) + 1:  # pragma: no cover - a Django that compiles otherwise
+            raise RuntimeError(f"games.rows: unexpected parameters for {statement}")
+        found = _updates[key] = (statement, tuple(f.get_db_prep_save for f in kept))  # type: ignore[union-attr]
+    return found
+
+
+def update(instance: models.Model, names: tuple[str, ...]) -> None:
+    """Write fields ``names`` of ``instance`` to its row: ``Model.objects.filter(pk=...)
+    .update(...)`` from the instance's values, compiled once per fields and NULLs."""
+    db = connections[DEFAULT_DB_ALIAS]
+    values = [getattr(instance, name) for name in names]
+    nulls = tuple(value is None for value in values)
+    statement, preps = _update_sql(instance, names, nulls, db)
+    kept = [value for value in values if value is not None]
+    params = [prep(value, db) for prep, value in zip(preps, kept, strict=True)]
+    with db.cursor() as cursor:
+        cursor.execute(statement, [*params, instance.pk])

@@ -20,6 +20,9 @@ from .lobby import seat_of
 from .reading import answer
 from .record import RECORDED_FIELDS, commit, family_of, load_state
 
+# What a receipt row is written with (games/rows.py: insert).
+RECEIPT_FIELDS = ("game", "seat", "key", "status", "body", "created")
+
 
 def act(gid: str, viewer: Identity, name: str, body: dict[str, Any]) -> dict[str, Any]:
     """Apply a player's action; return the answer body or raise a domain error."""
@@ -95,8 +98,10 @@ def _act_on(
         raise Invalid(error.code, str(error)) from None
     commit(game, family, before, state, events, by_bot=False)
     reply = answer(game, seat.index, state)
-    ActionReceipt.objects.create(
-        game=game, seat=seat.index, key=key, status=200, body=reply, created=timezone.now()
+    rows.insert(
+        ActionReceipt,
+        RECEIPT_FIELDS,
+        [(game.pk, seat.index, key, 200, reply, timezone.now())],
     )
     rows.flush()  # the writes' errors (a racer's IntegrityError) surface here, in the transaction
     return reply

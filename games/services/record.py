@@ -19,7 +19,7 @@ from games.engine.errors import IllegalMove, InvalidInput
 from games.engine.families import family_named
 from games.engine.family import GameFamily, Setup, Turn
 
-from .. import signals
+from .. import rows, signals
 from ..errors import Conflict, Illegal, Invalid
 from ..models import Game, GameEvent, GameResult, SeatKind, Status
 from . import fairness
@@ -36,6 +36,8 @@ RECORDED_FIELDS = (
     "stand_in_seat",
     "moved",
 )
+# What an event row is written with (games/rows.py: insert).
+EVENT_FIELDS = ("game", "seq", "kind", "payload", "created")
 
 
 def acting_bits(turn: Turn) -> int:
@@ -104,10 +106,10 @@ def commit(
 ) -> None:
     """Record ``events`` on a locked game and write its row."""
     record(game, family, before, state, events, by_bot)
-    # update(), not save(update_fields=...): inside a psycopg pipeline the row count that
+    # An update, not save(update_fields=...): inside a psycopg pipeline the row count that
     # save() checks is not known until the pipeline syncs.
     fields = RECORDED_FIELDS + (("review",) if game.status == Status.FINISHED else ())
-    Game.objects.filter(pk=game.pk).update(**{name: getattr(game, name) for name in fields})
+    rows.update(game, fields)
 
 
 def record(
@@ -136,9 +138,10 @@ def record(
         )
     now = timezone.now()
     payloads = [family.event_to_dict(e) for e in events]
-    GameEvent.objects.bulk_create(
-        GameEvent(game=game, seq=first + n, kind=p["kind"], payload=p, created=now)
-        for n, p in enumerate(payloads)
+    rows.insert(
+        GameEvent,
+        EVENT_FIELDS,
+        [(game.pk, first + n, p["kind"], p, now) for n, p in enumerate(payloads)],
     )
     game.seq += len(events)
     game.state = family.state_to_record(state)

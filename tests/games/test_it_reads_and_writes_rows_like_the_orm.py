@@ -10,8 +10,9 @@ import weakref
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games import rows, services
 from games.engine.state import state_from_record
@@ -104,3 +105,64 @@ def test_a_move_in_the_pipeline_writes_what_the_orm_reads(alice: Any, bob: Any) 
     assert len(kinds) == after.seq - game.seq and kinds[0] == "TileDrawn"
     receipt = ActionReceipt.objects.get(game=game, seat=turn, key="k" * 12)
     assert receipt.body == answer
+
+
+def test_a_move_writes_without_asking_for_ids(alice: Any, bob: Any) -> None:
+    """The move's writes are the ORM's statements without RETURNING: in a pipeline, asking
+    for the new rows' ids is a round trip each, and nobody reads them."""
+    game = started(alice, bob)
+    turn = state_from_record(game.state).turn
+    with CaptureQueriesContext(connection) as seen:
+        services.act(
+            game.public_id,
+            viewer((alice, bob)[turn]),
+            "draw",
+            {"expected_seq": game.seq, "key": "r" * 12},
+        )
+    sql = [q["sql"] for q in seen.captured_queries]
+    inserts = [s for s in sql if s.startswith("INSERT")]
+    assert any("games_gameevent" in s for s in inserts)
+    assert any("games_actionreceipt" in s for s in inserts)
+    assert not any("RETURNING" in s for s in sql)
+    updates = [s for s in sql if s.startswith("UPDATE") and "games_game" in s]
+    assert len(updates) == 1
+
+
+def test_inserted_rows_read_as_the_orms_would(alice: Any, bob: Any) -> None:
+    game = started(alice, bob)
+    now = timezone.now()
+    payloads = [{"kind": "Probe", "n": n, "text": "é\u2028'\""} for n in range(3)]
+    names = ("game", "seq", "kind", "payload", "created")
+    with transaction.atomic(), rows.pipelined():
+        probes = [(game.pk, 100 + n, "Probe", p, now) for n, p in enumerate(payloads)]
+        rows.insert(GameEvent, names, probes)
+        rows.insert(GameEvent, names, [])
+        rows.flush()
+    made = list(GameEvent.objects.filter(game=game, seq__gte=100).order_by("seq"))
+    assert [(e.seq, e.kind, e.payload, e.created) for e in made] == [
+        (100 + n, "Probe", p, now) for n, p in enumerate(payloads)
+    ]
+    # The unique (game, seq) still guards the log: a second writer of seq 100 fails.
+    with pytest.raises(IntegrityError), transaction.atomic(), rows.pipelined():
+        rows.insert(GameEvent, names, [(game.pk, 100, "Probe", {}, now)])
+        rows.flush()
+    # Not the game's events (the replay check after each test reads its log).
+    GameEvent.objects.filter(game=game, seq__gte=100).delete()
+
+
+def test_an_update_writes_values_and_nulls_as_the_orms_would(alice: Any, bob: Any) -> None:
+    game = started(alice, bob)
+    fields = ("seq", "deadline", "review", "moved")
+    seq = game.seq
+    game.seq, game.deadline, game.review, game.moved = 77, None, {"a": [1, None]}, timezone.now()
+    rows.update(game, fields)
+    after = Game.objects.get(pk=game.pk)
+    assert [getattr(after, f) for f in fields] == [getattr(game, f) for f in fields]
+    game.deadline, game.review = timezone.now(), None
+    rows.update(game, fields)
+    after = Game.objects.get(pk=game.pk)
+    assert after.deadline == game.deadline and after.review is None
+    other = Game.objects.exclude(pk=game.pk).values_list("seq", flat=True)
+    assert 77 not in other
+    game.seq = seq  # back to its log's length (the replay check after each test reads it)
+    rows.update(game, ("seq",))
