@@ -198,7 +198,10 @@ def daphnes(
         for _ in range(count):
             port = free_port()
             logfile = (OUT / f"live-daphne-{len(procs)}.log").open("wb")
-            command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+            # The site's web process (rummi_site/web.py: daphne with its chores sliced), or
+            # plain daphne for a tree without it (the 2026-12-01 baseline).
+            web = "rummi_site.web" if (root / "rummi_site" / "web.py").exists() else "daphne"
+            command = [sys.executable, "-m", web, "-b", "127.0.0.1", "-p", str(port)]
             # -v 0: no access log line per request (a proxy in front keeps that log);
             # --proxy-headers: trust X-Forwarded-Proto as from a TLS-terminating proxy.
             command += ["-v", "0", "--proxy-headers", app]

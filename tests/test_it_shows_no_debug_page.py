@@ -65,7 +65,7 @@ def start(tmp_path: Path, static: Path, debug: str | None) -> Iterator[str]:
     log = (tmp_path / "web.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "rummi_site.lan", "--host", "127.0.0.1", "--port", str(port)]
-        + ["--", sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+        + ["--", sys.executable, "-m", "rummi_site.web", "-b", "127.0.0.1", "-p", str(port)]
         + ["rummi_site.asgi:application"],
         cwd=ROOT,
         env=env,

@@ -112,7 +112,7 @@ def test_it_restarts_what_dies_and_stops_everything_on_an_interrupt(
     try:
         wait(lambda: answers(port), 90, "the site answers", log)
         for name, needle in (
-            ("web", "bin/daphne"),
+            ("web", "-m rummi_site.web"),
             ("worker", "worker --loglevel"),
             ("beat", "beat --loglevel"),
         ):

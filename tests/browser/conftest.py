@@ -193,7 +193,7 @@ def site(tmp_path_factory: pytest.TempPathFactory, collected_static: Path) -> It
     SITE_LOG.append(folder / "daphne.log")
     log = SITE_LOG[-1].open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+        [sys.executable, "-m", "rummi_site.web", "-b", "127.0.0.1", "-p", str(port)]
         + ["rummi_site.asgi:application"],
         cwd=ROOT,
         env=env,

@@ -166,7 +166,7 @@ class Servers:
 
     def daphne(self, name: str, env: dict[str, str], port: int | None = None) -> Web:
         port = port or free_port()
-        command = [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(port)]
+        command = [sys.executable, "-m", "rummi_site.web", "-b", HOST, "-p", str(port)]
         server = self.add(name, command + ["rummi_site.asgi:application"], env)
         web = Web(server, port)
         web.wait_listening()

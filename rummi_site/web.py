@@ -1,0 +1,120 @@
+"""The web process: daphne, with its chores over every connection done a slice at a time.
+
+``python -m rummi_site.web <daphne's arguments>`` runs daphne's own command line. Daphne walks
+all its connections in one go: every 2 s to check each one's timeouts and send the protocol
+pings due (``Server.timeout_checker``) and every 1 s to reap finished applications
+(``Server.application_checker``). With thousands of idle sockets open (spectators, players
+waiting on other tables) each walk held the event loop for tens of milliseconds, and every
+move that arrived meanwhile waited: 10,000 idle sockets on 2 processes raised the moves' p99
+at 100 moves/s from 8 to 85 ms (benchmarks/bench_sockets.py). Here each walk covers a tenth of
+the connections ten times as often, so every connection is still visited at daphne's pace but
+the loop is never held for long; and a socket's first ping comes at a random point of the
+interval rather than with all the sockets that opened in the same second (as they do after a
+restart), so pings do not arrive in bursts. docs/deploy.md, "Sockets".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from concurrent.futures import CancelledError
+from typing import Any
+
+from daphne import server, ws_protocol
+from daphne.cli import CommandLineInterface
+from twisted.internet import reactor
+
+# Each chore's walk is split into this many slices, spread over its period.
+SLICES = 10
+TIMEOUT_PERIOD_S = 2.0  # daphne's timeout_checker period
+REAP_PERIOD_S = 1.0  # daphne's application_checker period
+logger = logging.getLogger("daphne.server")
+
+_connect = ws_protocol.WebSocketProtocol.onConnect
+
+
+def _on_connect(self: Any, request: Any) -> Any:
+    """Daphne's onConnect, then the first protocol ping put at a random point of the interval."""
+    accepted = _connect(self, request)
+    interval = float(self.server.ping_interval)
+    self.last_ping = time.time() - random.uniform(0.0, interval)
+    return accepted
+
+
+def _next_slice(self: Any, chore: str) -> list[Any]:
+    """The connections this turn of ``chore`` visits: every ``SLICES``-th, from its turn.
+
+    Each connection is visited once a period while none come and go; one forgotten moves the
+    later ones up, which can pass one over until the next period (daphne's own walk runs
+    late, too, whenever the loop is busy)."""
+    turns: dict[str, int] = self.__dict__.setdefault("_rummi_turns", {})
+    turn = turns[chore] = (turns.get(chore, -1) + 1) % SLICES
+    return list(self.connections)[turn::SLICES]
+
+
+def timeout_checker(self: Any) -> None:
+    """Daphne's ``timeout_checker`` (timeouts and protocol pings) for one slice."""
+    for protocol in _next_slice(self, "timeouts"):
+        protocol.check_timeouts()
+    reactor.callLater(TIMEOUT_PERIOD_S / SLICES, self.timeout_checker)
+
+
+def application_checker(self: Any) -> None:
+    """Daphne's ``application_checker`` for one slice: the same steps for each connection
+    (daphne 4.2's server.py), in the same order."""
+    for protocol in _next_slice(self, "reaps"):
+        details = self.connections.get(protocol)
+        if details is None:
+            continue
+        disconnected = details.get("disconnected", None)
+        instance = details.get("application_instance", None)
+        # An application that takes too long to close after its client left is cancelled.
+        late = disconnected and time.time() - disconnected > self.application_close_timeout
+        if late and instance and not instance.done():
+            logger.warning(
+                "Application instance %r for connection %s took too long to shut down "
+                "and was killed.",
+                instance,
+                repr(protocol),
+            )
+            instance.cancel()
+        # A finished application is reaped, its exception logged (and told to its client).
+        if instance and instance.done():
+            try:
+                exception = instance.exception()
+            except (CancelledError, asyncio.CancelledError):
+                pass
+            else:
+                if exception:
+                    if isinstance(exception, KeyboardInterrupt):
+                        self.stop()
+                    else:
+                        logger.error(
+                            "Exception inside application: %s", exception, exc_info=exception
+                        )
+                        if not disconnected:
+                            protocol.handle_exception(exception)
+            del details["application_instance"]
+            instance = None
+        # A closed connection whose application is gone is forgotten.
+        if not instance and disconnected:
+            del self.connections[protocol]
+    reactor.callLater(REAP_PERIOD_S / SLICES, self.application_checker)
+
+
+def install() -> None:
+    """Put the sliced chores and the spread first ping in place of daphne's."""
+    ws_protocol.WebSocketProtocol.onConnect = _on_connect
+    server.Server.timeout_checker = timeout_checker
+    server.Server.application_checker = application_checker
+
+
+def main() -> None:
+    install()
+    CommandLineInterface.entrypoint()
+
+
+if __name__ == "__main__":
+    main()

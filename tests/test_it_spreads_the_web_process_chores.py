@@ -1,0 +1,136 @@
+"""The web process (rummi_site/web.py) walks its connections a slice at a time: each is still
+visited once a period, the walk never covers them all at once, and daphne's reaping does what
+it did (docs/deploy.md, "Sockets")."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from typing import Any
+
+import pytest
+from daphne.server import Server
+
+from rummi_site import web
+
+
+class Protocol:
+    """What daphne's chores touch of a connection."""
+
+    def __init__(self, n: int, seen: Counter[int]) -> None:
+        self.n, self.seen, self.failed = n, seen, []
+
+    def check_timeouts(self) -> None:
+        self.seen[self.n] += 1
+
+    def handle_exception(self, exception: BaseException) -> None:
+        self.failed.append(exception)
+
+
+@pytest.fixture
+def later(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, Any]]:
+    scheduled: list[tuple[float, Any]] = []
+    monkeypatch.setattr(web.reactor, "callLater", lambda delay, f: scheduled.append((delay, f)))
+    return scheduled
+
+
+def server_with(count: int, seen: Counter[int]) -> Server:
+    server = Server(application=None, endpoints=["tcp:port=0:interface=127.0.0.1"])
+    server.connections = {Protocol(n, seen): {} for n in range(count)}
+    return server
+
+
+def test_each_connection_is_checked_once_a_period_a_slice_at_a_time(
+    later: list[tuple[float, Any]],
+) -> None:
+    seen: Counter[int] = Counter()
+    server = server_with(1_000, seen)
+    sizes = []
+    for _ in range(web.SLICES):
+        before = sum(seen.values())
+        web.timeout_checker(server)
+        sizes.append(sum(seen.values()) - before)
+    assert sorted(seen) == list(range(1_000)) and set(seen.values()) == {1}
+    assert max(sizes) == 1_000 // web.SLICES
+    assert [delay for delay, _ in later] == [web.TIMEOUT_PERIOD_S / web.SLICES] * web.SLICES
+    # The next period starts over: every connection once more.
+    for _ in range(web.SLICES):
+        web.timeout_checker(server)
+    assert set(seen.values()) == {2}
+
+
+def test_reaping_a_slice_does_what_daphne_does(later: list[tuple[float, Any]]) -> None:
+    loop = asyncio.new_event_loop()
+    try:
+        seen: Counter[int] = Counter()
+        server = server_with(0, seen)
+        long_ago = time.time() - server.application_close_timeout - 1
+
+        def done(exception: BaseException | None = None) -> asyncio.Future[None]:
+            future: asyncio.Future[None] = loop.create_future()
+            if exception is None:
+                future.set_result(None)
+            else:
+                future.set_exception(exception)
+            return future
+
+        running, stuck = loop.create_future(), loop.create_future()
+        gone, open_, failed, lingering, closing = (Protocol(n, seen) for n in range(5))
+        server.connections = {
+            gone: {"disconnected": long_ago, "application_instance": done()},
+            open_: {"application_instance": running},
+            failed: {"application_instance": done(ValueError("boom"))},
+            lingering: {"disconnected": long_ago, "application_instance": stuck},
+            closing: {"disconnected": time.time()},
+        }
+        # Two periods: a connection forgotten moves the later ones up the list, so one of them
+        # can be passed over once (a period late, as daphne itself runs late under load).
+        for _ in range(2 * web.SLICES):
+            web.application_checker(server)
+        assert gone not in server.connections  # closed and its application done: forgotten
+        assert closing not in server.connections  # closed with no application left
+        assert server.connections[open_] == {"application_instance": running}
+        assert not running.cancelled()
+        assert "application_instance" not in server.connections[failed]  # reaped ...
+        assert [str(e) for e in failed.failed] == ["boom"]  # ... its error told to its client
+        assert stuck.cancelled()  # an application that would not close after its client left
+        assert [delay for delay, _ in later] == [web.REAP_PERIOD_S / web.SLICES] * 2 * web.SLICES
+    finally:
+        loop.close()
+
+
+def test_first_pings_are_spread_over_the_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    server = Server(application=None, endpoints=["tcp:port=0:interface=127.0.0.1"])
+
+    def daphne_connect(self: Any, request: Any) -> str:
+        self.server, self.last_ping = server, time.time()
+        return "accepted"
+
+    monkeypatch.setattr(web, "_connect", daphne_connect)
+    now = time.time()
+    pings = []
+    for _ in range(200):
+        protocol = Protocol(0, Counter())
+        assert web._on_connect(protocol, object()) == "accepted"
+        pings.append(protocol.last_ping)  # type: ignore[attr-defined]
+    assert all(now - server.ping_interval - 1 <= p <= time.time() for p in pings)
+    # Spread over the interval, not together: both halves of it hold a good share.
+    early = sum(p < now - server.ping_interval / 2 for p in pings)
+    assert 40 <= early <= 160
+
+
+def test_install_puts_the_chores_in_daphnes_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    from daphne import server as daphne_server
+    from daphne import ws_protocol
+
+    for owner, name in (
+        (daphne_server.Server, "timeout_checker"),
+        (daphne_server.Server, "application_checker"),
+        (ws_protocol.WebSocketProtocol, "onConnect"),
+    ):
+        monkeypatch.setattr(owner, name, getattr(owner, name))
+    web.install()
+    assert daphne_server.Server.timeout_checker is web.timeout_checker
+    assert daphne_server.Server.application_checker is web.application_checker
+    assert ws_protocol.WebSocketProtocol.onConnect is web._on_connect
