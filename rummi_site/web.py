@@ -10,7 +10,8 @@ at 100 moves/s from 8 to 85 ms (benchmarks/bench_sockets.py). Here each walk cov
 the connections ten times as often, so every connection is still visited at daphne's pace but
 the loop is never held for long; and a socket's first ping comes at a random point of the
 interval rather than with all the sockets that opened in the same second (as they do after a
-restart), so pings do not arrive in bursts. docs/deploy.md, "Sockets".
+restart), so pings do not arrive in bursts; and daphne pings only sockets quiet for 55 s
+(``PING_INTERVAL_S``), not every 20 s. docs/deploy.md, "Sockets".
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import sys
 import time
 from concurrent.futures import CancelledError
 from typing import Any
@@ -30,6 +32,11 @@ from twisted.internet import reactor
 SLICES = 10
 TIMEOUT_PERIOD_S = 2.0  # daphne's timeout_checker period
 REAP_PERIOD_S = 1.0  # daphne's application_checker period
+# Daphne pings a socket that has sent nothing for this long (its default: 20 s). The board
+# sends its own ping every 25 s (static/kit/client.js), which resets daphne's count, so a
+# board's socket is never pinged by daphne; a quiet socket is, once a minute, well inside the
+# proxy's 1 h read timeout. At 20 s daphne pinged every board socket between its own pings.
+PING_INTERVAL_S = 55
 logger = logging.getLogger("daphne.server")
 
 _connect = ws_protocol.WebSocketProtocol.onConnect
@@ -111,8 +118,22 @@ def install() -> None:
     server.Server.application_checker = application_checker
 
 
+def arguments(given: list[str]) -> list[str]:
+    """Daphne's arguments, with this site's ping interval unless one is given.
+
+    >>> arguments(["-p", "8001", "rummi_site.asgi:application"])[:2]
+    ['--ping-interval', '55']
+    >>> arguments(["--ping-interval", "20", "app"])
+    ['--ping-interval', '20', 'app']
+    """
+    if any(a == "--ping-interval" or a.startswith("--ping-interval=") for a in given):
+        return given
+    return ["--ping-interval", str(PING_INTERVAL_S), *given]
+
+
 def main() -> None:
     install()
+    sys.argv[1:] = arguments(sys.argv[1:])
     CommandLineInterface.entrypoint()
 
 
