@@ -8,6 +8,9 @@ RSS before and after the idle sockets, the memory a socket costs, and the moves'
 without them. Targets: all 10,000 in at most 1 GB RSS over both processes, and the p99 within
 10% of the run without them.
 
+Also measures the servers' CPU over ``RUMMI_BENCH_SOCKETS_QUIET`` seconds (10) with no move
+made, before and with the idle sockets: what holding them costs by itself.
+
 Needs PostgreSQL and Redis (as benchmarks/bench_live.py, whose database, settings and daphne
 processes it uses). ``RUMMI_BENCH_SOCKETS_IDLE`` (10000), ``RUMMI_BENCH_SOCKETS_PACE`` (100),
 ``RUMMI_BENCH_LIVE_SECONDS`` (20 s a step).
@@ -26,7 +29,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from . import bench_live as live
-from .live_harness import HOST, Harness, rss_kb
+from .live_harness import CLOCK_TICK, HOST, Harness, cpu_ticks, rss_kb
 
 IDLE = int(live.setting("RUMMI_BENCH_SOCKETS_IDLE", "10000"))
 PACE = float(live.setting("RUMMI_BENCH_SOCKETS_PACE", "100"))
@@ -75,6 +78,19 @@ async def open_idle(
     return sockets, len(refused)
 
 
+# Seconds without moves over which the servers' own CPU is measured.
+QUIET_S = float(live.setting("RUMMI_BENCH_SOCKETS_QUIET", "10"))
+
+
+async def quiet_cpu_ms_per_s(pids: list[int]) -> float:
+    """The servers' CPU, ms a second over both, while no move is made: what holding the open
+    sockets costs by itself."""
+    before = {p: cpu_ticks(p) for p in pids}
+    await asyncio.sleep(QUIET_S)
+    spent = sum(cpu_ticks(p) - before[p] for p in pids) / CLOCK_TICK
+    return round(1000 * spent / QUIET_S, 1)
+
+
 def rss_mb(pids: list[int]) -> dict[str, float]:
     return {str(p): round(rss_kb(p) / 1024, 1) for p in pids}
 
@@ -90,12 +106,15 @@ async def measure(
         await harness.connect_all()
         await harness.run_step(20.0, 5.0)  # warm up
         before = await harness.run_step(PACE, live.STEP_SECONDS)
+        quiet_before = await quiet_cpu_ms_per_s(pids)
         rss_before = rss_mb(pids)
         started = time.perf_counter()
         idle, refused = await open_idle(idle_gids, ports, IDLE)
         opened_s = round(time.perf_counter() - started, 1)
+        live.log(f"  {len(idle)} idle sockets open in {opened_s} s")
         await asyncio.sleep(2)  # let the servers settle what the connects made
         rss_after = rss_mb(pids)
+        quiet_after = await quiet_cpu_ms_per_s(pids)
         after = await harness.run_step(PACE, live.STEP_SECONDS)
         still_open = sum(1 for ws in idle if ws.state.name == "OPEN")
     finally:
@@ -113,6 +132,8 @@ async def measure(
         "rss_mb_with_idle": rss_after,
         "rss_total_mb_with_idle": round(total_after, 1),
         "kb_per_idle_socket": round(1024 * (total_after - total_before) / IDLE, 1),
+        # The servers' CPU with no move made, without and with the idle sockets open.
+        "quiet_server_cpu_ms_per_s": {"without_idle": quiet_before, "with_idle": quiet_after},
         "moves": {
             "pace": PACE,
             "without_idle": {

@@ -1,17 +1,19 @@
-"""The web process: daphne, with its chores over every connection done a slice at a time.
+"""The web process: daphne, with its walks over every connection made lighter.
 
 ``python -m rummi_site.web <daphne's arguments>`` runs daphne's own command line. Daphne walks
 all its connections in one go: every 2 s to check each one's timeouts and send the protocol
 pings due (``Server.timeout_checker``) and every 1 s to reap finished applications
 (``Server.application_checker``). With thousands of idle sockets open (spectators, players
-waiting on other tables) each walk held the event loop for tens of milliseconds, and every
-move that arrived meanwhile waited: 10,000 idle sockets on 2 processes raised the moves' p99
-at 100 moves/s from 8 to 85 ms (benchmarks/bench_sockets.py). Here each walk covers a tenth of
-the connections ten times as often, so every connection is still visited at daphne's pace but
-the loop is never held for long; and a socket's first ping comes at a random point of the
-interval rather than with all the sockets that opened in the same second (as they do after a
-restart), so pings do not arrive in bursts; and daphne pings only sockets quiet for 55 s
-(``PING_INTERVAL_S``), not every 20 s. docs/deploy.md, "Sockets".
+waiting on other tables) those walks were nearly all the CPU the sockets cost, and each held
+the event loop while the moves that arrived waited (benchmarks/bench_sockets.py). Here:
+
+* each walk visits every connection once in 5 s (``TIMEOUT_PERIOD_S``, ``REAP_PERIOD_S``), a
+  tenth of them at a time (``SLICES``), so the loop is never held for long;
+* a socket's first ping comes at a random point of the interval, not with every socket that
+  opened in the same second (as they all do after a restart);
+* daphne pings only sockets quiet for 55 s (``PING_INTERVAL_S``), not every 20 s.
+
+docs/deploy.md, "Sockets".
 """
 
 from __future__ import annotations
@@ -30,8 +32,13 @@ from twisted.internet import reactor
 
 # Each chore's walk is split into this many slices, spread over its period.
 SLICES = 10
-TIMEOUT_PERIOD_S = 2.0  # daphne's timeout_checker period
-REAP_PERIOD_S = 1.0  # daphne's application_checker period
+# How often each connection is visited: daphne's own walks come every 2 s (timeouts and pings)
+# and every 1 s (reaping). A ping due at 55 s, a socket's 5 s to finish its handshake and a
+# closed socket's entry kept a few seconds longer lose nothing at 5 s, and 10,000 idle sockets
+# cost the two processes 58 ms of CPU a second at daphne's pace (benchmarks/bench_sockets.py,
+# ``quiet_server_cpu_ms_per_s``), nearly all of it these walks.
+TIMEOUT_PERIOD_S = 5.0
+REAP_PERIOD_S = 5.0
 # Daphne pings a socket that has sent nothing for this long (its default: 20 s). The board
 # sends its own ping every 25 s (static/kit/client.js), which resets daphne's count, so a
 # board's socket is never pinged by daphne; a quiet socket is, once a minute, well inside the
