@@ -22,11 +22,17 @@ Strengths, weakest first (``BOT_STRENGTHS``; the site maps its own onto them, do
   tiles make a combination (taking the left discard or the face-up trump as the last tile),
   stays closed while its hand is one tile from a combination, and discards the tile least
   connected to the others (the one worth most among equals);
-* ``expert`` plays like ``hard`` and plans: it reads which tiles are gone (the train, every
-  display, the take-back piles, the trump: what the others have taken and laid down) and keeps
-  the tiles a meld, a stitch or a board combination will need while their missing tiles are
-  still live, displays the most tiles rather than the most points, and keeps its jokers for
-  melds until its last tiles.
+* ``expert`` plays like ``hard``, shows the others as little as it can, and plans. Its first
+  display is the fewest tiles that make 45 points (no joker if it can, then the fewest open
+  places to stitch onto); after it, the melds it makes stay on its board until the turn it goes
+  out, all at once: a taken discard, a borrowed joker or a train break shows only the meld that
+  uses it, and it stitches no tile those melds need. So the other seats cannot stitch onto its
+  melds nor borrow their jokers, and the tiles that extend them wait for its own draws (or its
+  left discard). It reads which tiles are gone (the train, every display, the take-back piles,
+  the trump: what the others have taken and laid down) and keeps the tiles a meld, a stitch or
+  a board combination will need while their missing tiles are still live; with 8 tiles or
+  fewer outside its melds it discards the tile after which the most of the next draws let it go
+  out (or lay off the most), and it keeps its jokers for melds until its last tiles.
 """
 
 from __future__ import annotations
@@ -68,7 +74,7 @@ BOT_STRENGTHS: tuple[str, ...] = ("easy", "hard", "expert")
 # The expert counts a tile in the train (a break or a take away) as this much of a live copy,
 # and plans its discard over the next draw with this many tiles or fewer left.
 TRAIN_COPY = 0.5
-LOOKAHEAD_TILES = 5
+LOOKAHEAD_TILES = 7
 SEARCH_NODES = 4000  # subsets of candidate melds tried, at most, per display search
 Melds = tuple[tuple[int, ...], ...]
 
@@ -130,22 +136,26 @@ def best_display(
     """The display of the most points among ``ids`` (using ``must`` if given, keeping ``keep``
     tiles back): ``((), 0)`` when there is none, or none a first display allows. ``by_tiles``:
     the display of the most tiles instead (the most points among those), the points returned;
-    ``fewest``: the display of the fewest tiles and jokers (the most points among those)."""
+    ``fewest``: the display of the fewest tiles and jokers, then of the fewest places where
+    another tile could be stitched on (the most points among those)."""
     candidates = candidate_melds(ids)
     candidates.sort(key=lambda m: -sum(_points(m)))
     worth = [sum(_points(m)) for m in candidates]
+    open_ends = [_open_ends(m) for m in candidates] if fewest else []
     best: tuple[Melds, int] = ((), 0)
-    best_key = (0, 0)
+    best_key: tuple[int, ...] = (0, 0)
     nodes = 0
     limit = len(ids) - keep
 
-    def search(start: int, chosen: list[tuple[int, ...]], used: set[int], points: int) -> None:
+    def search(
+        start: int, chosen: list[tuple[int, ...]], used: set[int], points: int, ends: int = 0
+    ) -> None:
         nonlocal best, best_key, nodes
         nodes += 1
         wanted = not first or points >= FIRST_DISPLAY
-        key = (len(used), points) if by_tiles else (points, 0)
+        key: tuple[int, ...] = (len(used), points) if by_tiles else (points, 0)
         if fewest:
-            key = (-sum(100 for t in used if TILES[t].is_joker) - len(used), points)
+            key = (-sum(100 for t in used if TILES[t].is_joker) - len(used), -ends, points)
         if chosen and (key > best_key or not best[0]) and wanted and (must is None or must in used):
             try:
                 check_display([[TILES[t] for t in m] for m in chosen], first)
@@ -158,10 +168,20 @@ def best_display(
                 return
             meld = candidates[n]
             if used.isdisjoint(meld) and len(used) + len(meld) <= limit:
-                search(n + 1, chosen + [meld], used | set(meld), points + worth[n])
+                more = open_ends[n] if open_ends else 0
+                search(n + 1, chosen + [meld], used | set(meld), points + worth[n], ends + more)
 
     search(0, [], set(), 0)
     return best
+
+
+def _open_ends(meld: Sequence[int]) -> int:
+    """The places where a displayed meld takes another tile: a set's missing colour, a run's
+    ends (none below a 1 nor above a high 1)."""
+    reading = readings([TILES[t] for t in meld])[0]
+    if reading.kind == "set":
+        return 4 - len(meld)
+    return int(reading.start > 1) + int(reading.end < HIGH_ONE)
 
 
 def _points(meld: Sequence[int]) -> tuple[int, ...]:
