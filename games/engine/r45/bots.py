@@ -568,6 +568,8 @@ def _break(
             continue
         for meld in sorted(own, key=len, reverse=True)[:3]:
             left = [t for t in rack + rest if t not in meld]
+            if not left:
+                continue  # a break keeps a tile to discard
             if hold:
                 if loose_before < 0:
                     loose_before = _loose(view, rack)
