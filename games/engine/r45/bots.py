@@ -22,11 +22,17 @@ Strengths, weakest first (``BOT_STRENGTHS``; the site maps its own onto them, do
   tiles make a combination (taking the left discard or the face-up trump as the last tile),
   stays closed while its hand is one tile from a combination, and discards the tile least
   connected to the others (the one worth most among equals);
-* ``expert`` plays like ``hard`` and plans: it reads which tiles are gone (the train, every
-  display, the take-back piles, the trump: what the others have taken and laid down) and keeps
-  the tiles a meld, a stitch or a board combination will need while their missing tiles are
-  still live, displays the most tiles rather than the most points, and keeps its jokers for
-  melds until its last tiles.
+* ``expert`` plays like ``hard``, shows the others as little as it can, and plans. Its first
+  display is the fewest tiles that make 45 points (no joker if it can, then the fewest open
+  places to stitch onto); after it, the melds it makes stay on its board until the turn it goes
+  out, all at once: a taken discard, a borrowed joker or a train break shows only the meld that
+  uses it, and it stitches no tile those melds need. So the other seats cannot stitch onto its
+  melds nor borrow their jokers, and the tiles that extend them wait for its own draws (or its
+  left discard). It reads which tiles are gone (the train, every display, the take-back piles,
+  the trump: what the others have taken and laid down) and keeps the tiles a meld, a stitch or
+  a board combination will need while their missing tiles are still live; with 8 tiles or
+  fewer outside its melds it discards the tile after which the most of the next draws let it go
+  out (or lay off the most), and it keeps its jokers for melds until its last tiles.
 """
 
 from __future__ import annotations
@@ -68,7 +74,7 @@ BOT_STRENGTHS: tuple[str, ...] = ("easy", "hard", "expert")
 # The expert counts a tile in the train (a break or a take away) as this much of a live copy,
 # and plans its discard over the next draw with this many tiles or fewer left.
 TRAIN_COPY = 0.5
-LOOKAHEAD_TILES = 5
+LOOKAHEAD_TILES = 7
 SEARCH_NODES = 4000  # subsets of candidate melds tried, at most, per display search
 Melds = tuple[tuple[int, ...], ...]
 
@@ -125,24 +131,32 @@ def best_display(
     must: int | None = None,
     keep: int = 1,
     by_tiles: bool = False,
+    fewest: bool = False,
 ) -> tuple[Melds, int]:
     """The display of the most points among ``ids`` (using ``must`` if given, keeping ``keep``
     tiles back): ``((), 0)`` when there is none, or none a first display allows. ``by_tiles``:
-    the display of the most tiles instead (the most points among those), the points returned."""
+    the display of the most tiles instead (the most points among those), the points returned;
+    ``fewest``: the display of the fewest tiles and jokers, then of the fewest places where
+    another tile could be stitched on (the most points among those)."""
     candidates = candidate_melds(ids)
     candidates.sort(key=lambda m: -sum(_points(m)))
     worth = [sum(_points(m)) for m in candidates]
+    open_ends = [_open_ends(m) for m in candidates] if fewest else []
     best: tuple[Melds, int] = ((), 0)
-    best_key = (0, 0)
+    best_key: tuple[int, ...] = (0, 0)
     nodes = 0
     limit = len(ids) - keep
 
-    def search(start: int, chosen: list[tuple[int, ...]], used: set[int], points: int) -> None:
+    def search(
+        start: int, chosen: list[tuple[int, ...]], used: set[int], points: int, ends: int = 0
+    ) -> None:
         nonlocal best, best_key, nodes
         nodes += 1
         wanted = not first or points >= FIRST_DISPLAY
-        key = (len(used), points) if by_tiles else (points, 0)
-        if chosen and key > best_key and wanted and (must is None or must in used):
+        key: tuple[int, ...] = (len(used), points) if by_tiles else (points, 0)
+        if fewest:
+            key = (-sum(100 for t in used if TILES[t].is_joker) - len(used), -ends, points)
+        if chosen and (key > best_key or not best[0]) and wanted and (must is None or must in used):
             try:
                 check_display([[TILES[t] for t in m] for m in chosen], first)
             except IllegalMove:
@@ -154,10 +168,20 @@ def best_display(
                 return
             meld = candidates[n]
             if used.isdisjoint(meld) and len(used) + len(meld) <= limit:
-                search(n + 1, chosen + [meld], used | set(meld), points + worth[n])
+                more = open_ends[n] if open_ends else 0
+                search(n + 1, chosen + [meld], used | set(meld), points + worth[n], ends + more)
 
     search(0, [], set(), 0)
     return best
+
+
+def _open_ends(meld: Sequence[int]) -> int:
+    """The places where a displayed meld takes another tile: a set's missing colour, a run's
+    ends (none below a 1 nor above a high 1)."""
+    reading = readings([TILES[t] for t in meld])[0]
+    if reading.kind == "set":
+        return 4 - len(meld)
+    return int(reading.start > 1) + int(reading.end < HIGH_ONE)
 
 
 def _points(meld: Sequence[int]) -> tuple[int, ...]:
@@ -283,11 +307,15 @@ def _useful_discard(
     tile = view["train"][-1]
     if not opened and _near_board(rack) is not None and not _hurry(view, seat):
         return None  # a display would end the board game it is one tile from
+    expert = strength == "expert"
+    # The expert's first display shows as little as it can (see _act).
     melds, points = best_display(
-        rack + [tile], not opened, must=tile, by_tiles=strength == "expert"
+        rack + [tile], not opened, must=tile, by_tiles=expert, fewest=expert and not opened
     )
     if not melds or (view["few"][seat] and not any(tile in m and len(m) > 1 for m in melds)):
         return None
+    if expert and opened and not _out_path(view, rack + [tile]):
+        melds = tuple(m for m in melds if tile in m)  # it holds its other melds back
     return TakeDiscard(seat, melds)
 
 
@@ -423,20 +451,32 @@ def _act(
         if near is not None and not _hurry(view, seat):
             return Discard(seat, near)
     melds, points = best_display(rack, not opened, by_tiles=expert)
-    borrow = _best_borrow(view, seat, rack, opened, expert)
+    # The expert shows the others as little as it can: its first display is the fewest tiles
+    # (and jokers) that make it, and after it the melds it makes stay on its board until the
+    # turn it goes out, so nobody else stitches onto them or borrows their jokers, and their
+    # open ends wait for its own tiles (or the left discard) only.
+    if expert and not opened and melds:
+        melds, points = best_display(rack, True, fewest=True)
+    path = _out_path(view, rack) if expert and opened else ""
+    holding = expert and opened and not path
+    if holding or path == "stitch":
+        melds, points = (), 0
+    borrow = _best_borrow(view, seat, rack, opened, expert, hold=holding)
+    if path:
+        borrow = None
     if borrow is not None and (not melds or borrow[1] + 50 >= points):
         return borrow[0]
     if melds:
         return Display(seat, melds)
     if not opened:
         return _discard(view, seat, rack, rng, strength)
-    broken = _break(view, seat, rack, expert)
+    broken = None if path else _break(view, seat, rack, expert, hold=holding)
     if broken is not None:
         return broken
     # The expert keeps a joker for its last turn: it fits any open run end, so with the joker
     # and one more tile left it always goes out (stitch one, discard the other).
     keep_jokers = expert and len(rack) > 2
-    stitch = _stitch(view, seat, rack, keep_jokers=keep_jokers)
+    stitch = _stitch(view, seat, rack, keep_jokers=keep_jokers, hold=holding)
     if stitch is not None:
         return stitch
     return _discard(view, seat, rack, rng, strength)
@@ -477,7 +517,12 @@ def _borrows(
 
 
 def _best_borrow(
-    view: Mapping[str, Any], seat: int, rack: list[int], opened: bool, by_tiles: bool
+    view: Mapping[str, Any],
+    seat: int,
+    rack: list[int],
+    opened: bool,
+    by_tiles: bool,
+    hold: bool = False,
 ) -> tuple[Action, int] | None:
     """The borrow whose joker makes the best new display, and that display's points."""
     best: tuple[Action, int] | None = None
@@ -490,12 +535,16 @@ def _best_borrow(
         ids = [t for t in rack if t not in give] + jokers
         melds, points = best_display(ids, not opened, must=joker, by_tiles=by_tiles)
         used = melds and all(any(j in m for m in melds) for j in jokers)
+        if hold:
+            melds = tuple(m for m in melds if any(j in m for j in jokers))
         if used and (best is None or points > best[1]):
             best = (Borrow(seat, index, give, melds), points)
     return best
 
 
-def _break(view: Mapping[str, Any], seat: int, rack: list[int], expert: bool) -> Action | None:
+def _break(
+    view: Mapping[str, Any], seat: int, rack: list[int], expert: bool, hold: bool = False
+) -> Action | None:
     """Break the train when the tiles taken and displayed leave a smaller board; with 3 tiles or
     fewer, take the whole train when a tile of the board makes a meld with its first."""
     train = view["train"]
@@ -505,6 +554,7 @@ def _break(view: Mapping[str, Any], seat: int, rack: list[int], expert: bool) ->
     mine = 1 if few else 2
     starts = [1] if few else list(range(1, len(train)))
     best: tuple[int, Action] | None = None
+    loose_before = -1
     for start in starts:
         first, rest = train[start], list(train[start + 1 :])
         if _links(first, rack + [first]) < 2 and not any(TILES[t].is_joker for t in rack):
@@ -518,6 +568,19 @@ def _break(view: Mapping[str, Any], seat: int, rack: list[int], expert: bool) ->
             continue
         for meld in sorted(own, key=len, reverse=True)[:3]:
             left = [t for t in rack + rest if t not in meld]
+            if not left:
+                continue  # a break keeps a tile to discard
+            if hold:
+                if loose_before < 0:
+                    loose_before = _loose(view, rack)
+                after_loose = _loose(view, left)
+                gain = loose_before - after_loose
+                if gain >= 1 and (best is None or gain > best[0]):
+                    # It shows only the meld the break needs, unless it goes out this turn.
+                    more = best_display(left, False, keep=1, by_tiles=True)[0]
+                    shown = (meld, *more) if after_loose <= 1 else (meld,)
+                    best = (gain, BreakTrain(seat, start, shown))
+                continue
             more, _ = best_display(left, False, keep=1, by_tiles=True)
             used = set(meld) | {t for m in more for t in m}
             after = [t for t in left if t not in used]
@@ -552,19 +615,81 @@ def _stitches_of(view: Mapping[str, Any], tile: int) -> list[tuple[int, str]]:
 
 
 def _stitch(
-    view: Mapping[str, Any], seat: int, rack: list[int], keep_jokers: bool = False
+    view: Mapping[str, Any],
+    seat: int,
+    rack: list[int],
+    keep_jokers: bool = False,
+    hold: bool = False,
 ) -> Action | None:
     """A stitch: a 1 at a run's end first (it is taken back, 25 points in the pile), jokers
-    last (or never, with ``keep_jokers``)."""
+    last (or never, with ``keep_jokers``); with ``hold``, never a tile whose stitch leaves
+    fewer tiles in the melds the board holds back."""
     if len(rack) < 2:
         return None
     order = sorted(rack, key=lambda t: (TILES[t].is_joker, TILES[t].number != 1))
+    held = -1
     for tile in order:
         if keep_jokers and TILES[tile].is_joker:
             continue
         for index, end in _stitches_of(view, tile):
+            if hold:
+                if held < 0:
+                    held = _held(rack)
+                if _held([t for t in rack if t != tile]) < held:
+                    break
             return Stitch(seat, tile, index, end)
     return None
+
+
+def _held(ids: Sequence[int]) -> int:
+    melds, _ = best_display(ids, False, keep=0, by_tiles=True)
+    return sum(len(m) for m in melds)
+
+
+def _out_path(view: Mapping[str, Any], rack: list[int]) -> str:
+    """How this turn lays off every tile but the one to discard: ``display`` (the most tiles
+    first, then stitches), ``stitch`` (stitches first, then a display), or ``""``."""
+    table = _table(view)
+    melds, _ = best_display(rack, False, keep=1, by_tiles=True)
+    used = {t for m in melds for t in m}
+    rest = [TILES[t] for t in rack if t not in used]
+    count, _ = _stitched_count(_table_with(table, melds), rest)
+    if len(used) + count >= len(rack) - 1:
+        return "display"
+    count, left = _stitched_count(table, [TILES[t] for t in rack])
+    if len(left) >= 3:
+        wanted = Counter(left)
+        ids = []
+        for i in rack:
+            if wanted[TILES[i]] > 0:
+                wanted[TILES[i]] -= 1
+                ids.append(i)
+        more, _ = best_display(ids, False, keep=0, by_tiles=True)
+        count += sum(len(m) for m in more)
+    return "stitch" if count >= len(rack) - 1 else ""
+
+
+def _table_with(table: Table, melds: Melds) -> Table:
+    """The table with ``melds`` displayed on it too."""
+    runs = [list(r) for r in table[0]]
+    sets = [[n, set(c), size] for n, c, size in table[1]]
+    for meld in melds:
+        tiles = [TILES[t] for t in meld]
+        reading = readings(tiles)[0]
+        if reading.kind == "run":
+            runs.append([reading.colour, reading.start, reading.end, True, True])
+        elif len(tiles) < 4:
+            sets.append([reading.number, {t.colour for t in tiles if not t.is_joker}, len(tiles)])
+    return runs, sets
+
+
+def _loose(view: Mapping[str, Any], ids: list[int]) -> int:
+    """The tiles of ``ids`` that neither the melds they make nor stitches would lay off."""
+    melds, _ = best_display(ids, False, keep=0, by_tiles=True)
+    used = {t for m in melds for t in m}
+    rest = [TILES[t] for t in ids if t not in used]
+    count, _ = _stitched_count(_table_with(_table(view), melds), rest)
+    return len(rest) - count
 
 
 # An easy bot stitches only with this many tiles left, the tile taken included.
@@ -631,8 +756,13 @@ def _discard(
     if strength == "expert":
         gone = _gone(view, seat)
         opened = view["opened_turn"][seat] >= 0
-        if opened and 2 <= len(rack) <= LOOKAHEAD_TILES + 1:
-            return Discard(seat, _last_tiles_discard(view, rack, plain, gone))
+        if opened:
+            # The melds it holds back are not counted among its last tiles, nor discarded.
+            melds, _ = best_display(rack, False, keep=0, by_tiles=True)
+            used = {t for m in melds for t in m}
+            loose = [t for t in plain if t not in used] or plain
+            if 2 <= len(rack) - len(used) <= LOOKAHEAD_TILES + 1:
+                return Discard(seat, _last_tiles_discard(view, rack, loose, gone))
         tile = min(plain, key=lambda t: (_keep(view, t, rack, gone), -end_value(TILES[t]), t))
         return Discard(seat, tile)
     tile = min(plain, key=lambda t: (_links(t, rack), -end_value(TILES[t]), t))
@@ -803,8 +933,8 @@ def _stitched_count(table: Table, kinds: list[Tile]) -> tuple[int, list[Tile]]:
 
 
 def _sheds(table: Table, ids: list[int]) -> int:
-    """How many of ``ids`` a turn can lay off (stitches, then a display of the rest), keeping one
-    to discard."""
+    """How many of ``ids`` a turn can lay off (stitches, then a display of the rest, or a display,
+    then stitches), keeping one to discard."""
     count, left = _stitched_count(table, [TILES[i] for i in ids])
     if len(left) >= 3:
         wanted = Counter(left)
@@ -815,6 +945,12 @@ def _sheds(table: Table, ids: list[int]) -> int:
                 rest.append(i)
         melds, _ = best_display(rest, False, keep=0, by_tiles=True)
         count += sum(len(m) for m in melds)
+    if count < len(ids) - 1 and len(ids) >= 3:  # or display first, then stitch
+        melds, _ = best_display(ids, False, keep=0, by_tiles=True)
+        used = {t for m in melds for t in m}
+        rest_kinds = [TILES[t] for t in ids if t not in used]
+        more, _ = _stitched_count(_table_with(table, melds), rest_kinds)
+        count = max(count, len(used) + more)
     return min(count, len(ids) - 1)
 
 
@@ -824,6 +960,7 @@ def _last_tiles_discard(
     """The discard after which the next draw most likely lets the board go out (and lays off
     the most tiles), among the board's last tiles."""
     table = _table(view)
+    spots = _spots(table)
     unseen = [(kind, 2 - gone[kind]) for kind in _ALL_KINDS if gone[kind] < 2]
     best: tuple[float, float] | None = None
     chosen = plain[0]
@@ -834,9 +971,17 @@ def _last_tiles_discard(
         seen.add(TILES[tile])
         kept = [t for t in rack if t != tile]
         weight = wins = shed = 0.0
+        near = {TILES[t] for t in kept}
+        idle = -1  # what a draw that fits nothing lays off: the same for every such draw
         for kind, copies in unseen:
-            drawn = next(i for i in _IDS_OF[kind] if i not in kept)
-            laid = _sheds(table, kept + [drawn])
+            related = kind.is_joker or kind in spots or any(_related(kind, k) for k in near)
+            if not related and idle >= 0:
+                laid = idle
+            else:
+                drawn = next(i for i in _IDS_OF[kind] if i not in kept)
+                laid = _sheds(table, kept + [drawn])
+                if not related:
+                    idle = laid
             weight += copies
             shed += copies * laid
             if laid == len(kept):
@@ -846,6 +991,29 @@ def _last_tiles_discard(
         if best is None or key > best:
             best, chosen = key, tile
     return chosen
+
+
+def _related(a: Tile, b: Tile) -> bool:
+    """Whether two real tiles could stand in one meld."""
+    if b.is_joker:
+        return True
+    if a.number == b.number:
+        return a.colour != b.colour
+    return a.colour == b.colour and _gap(a.number, b.number) <= 2
+
+
+def _spots(table: Table) -> set[Tile]:
+    """The kinds that fit an open place on the table now."""
+    found: set[Tile] = set()
+    for colour, low, high, low_open, high_open in table[0]:
+        if low_open and low > 1:
+            found.add(run_tile(colour, low - 1))
+        if high_open and high < HIGH_ONE:
+            found.add(run_tile(colour, high + 1))
+    for number, colours, size in table[1]:
+        if size < 4:
+            found |= {Tile(c, number) for c in COLOURS if c not in colours}
+    return found
 
 
 _ALL_KINDS = sorted(set(TILES), key=lambda t: (t.colour or "", t.number))
