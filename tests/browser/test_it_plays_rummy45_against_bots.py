@@ -131,6 +131,8 @@ def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
         page.click("#r45-show-trump")
         page.wait_for_function("r45.view.trump_shown === 0")
     page.click("#r45-ready")
+    # Her Ready is on its way: until it lands, her stale view still has her to act in setup.
+    until(page, "r45.view.phase !== 'setup' || r45.view.ready[0]")
     shoot(page, "r45-setup-1280.png")
 
     # Her first two turns with the page's controls: draw, then a drag onto the train; draw,
