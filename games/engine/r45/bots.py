@@ -658,13 +658,7 @@ def _out_path(view: Mapping[str, Any], rack: list[int]) -> str:
         return "display"
     count, left = _stitched_count(table, [TILES[t] for t in rack])
     if len(left) >= 3:
-        wanted = Counter(left)
-        ids = []
-        for i in rack:
-            if wanted[TILES[i]] > 0:
-                wanted[TILES[i]] -= 1
-                ids.append(i)
-        more, _ = best_display(ids, False, keep=0, by_tiles=True)
+        more, _ = best_display(_ids_of(rack, left), False, keep=0, by_tiles=True)
         count += sum(len(m) for m in more)
     return "stitch" if count >= len(rack) - 1 else ""
 
@@ -932,18 +926,23 @@ def _stitched_count(table: Table, kinds: list[Tile]) -> tuple[int, list[Tile]]:
     return count, left
 
 
+def _ids_of(ids: Sequence[int], kinds: Sequence[Tile]) -> list[int]:
+    """The tiles of ``ids``, in order, that are of ``kinds``: one tile for each kind listed."""
+    wanted = Counter(kinds)
+    found = []
+    for i in ids:
+        if wanted[TILES[i]] > 0:
+            wanted[TILES[i]] -= 1
+            found.append(i)
+    return found
+
+
 def _sheds(table: Table, ids: list[int]) -> int:
     """How many of ``ids`` a turn can lay off (stitches, then a display of the rest, or a display,
     then stitches), keeping one to discard."""
     count, left = _stitched_count(table, [TILES[i] for i in ids])
     if len(left) >= 3:
-        wanted = Counter(left)
-        rest = []
-        for i in ids:
-            if wanted[TILES[i]] > 0:
-                wanted[TILES[i]] -= 1
-                rest.append(i)
-        melds, _ = best_display(rest, False, keep=0, by_tiles=True)
+        melds, _ = best_display(_ids_of(ids, left), False, keep=0, by_tiles=True)
         count += sum(len(m) for m in melds)
     if count < len(ids) - 1 and len(ids) >= 3:  # or display first, then stitch
         melds, _ = best_display(ids, False, keep=0, by_tiles=True)
