@@ -21,6 +21,7 @@ Needs PostgreSQL and Redis; without them the result is ``{"skipped": reason}``. 
   same run, right after the site at each process count: a detached ``git worktree`` of it under
   ``var/bench/baseline-<commit>`` with a bench database of its own (the bench database's name
   plus ``_baseline``), driven by this harness; the summary compares their server CPU a move
+  (``RUMMI_BENCH_LIVE_BASELINE_FIRST=1`` runs it before the site instead)
 - ``RUMMI_BENCH_LIVE_R45`` (off; ``1`` turns it on): at each process count, right after the
   site's Rummikub run, the same site on Rummy 45 tables (``benchsetup --mode r45``:
   the same number of 4-player games, each through its setup; a move is the seat's next draw from
@@ -91,9 +92,15 @@ ASGI_APP = setting("RUMMI_BENCH_LIVE_ASGI", "rummi_site.asgi:application")
 ECHO = setting("RUMMI_BENCH_LIVE_ECHO", "1") != "0"
 ECHO_APP = "benchmarks.echo_asgi:application"
 BASELINE = setting("RUMMI_BENCH_LIVE_BASELINE", "")
+# "1": the baseline runs before the site at each process count (a shared machine's load drifts
+# within a run: measure both orders and compare).
+BASELINE_FIRST = setting("RUMMI_BENCH_LIVE_BASELINE_FIRST", "0") != "0"
 # The same site on Rummy 45 tables after its Rummikub run, at each process count.
 R45 = setting("RUMMI_BENCH_LIVE_R45", "0") != "0"
 R45_MODE = "r45"
+# Profile each web process with yappi, every thread on the CPU clock (benchmarks/profile_web.py):
+# var/bench/profile-<site|baseline|echo|r45>-<n>.pstats and .threads.json. It slows them down.
+PROFILE = setting("RUMMI_BENCH_LIVE_PROFILE", "0") != "0"
 # Rummy 45's server CPU a move against Rummikub's: within this fraction is on target.
 R45_CPU_TOLERANCE = 0.10
 ECHO_FASTER = [
@@ -190,7 +197,7 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def daphnes(
-    count: int, env: dict[str, str], app: str = ASGI_APP, root: Path = ROOT
+    count: int, env: dict[str, str], app: str = ASGI_APP, root: Path = ROOT, label: str = "site"
 ) -> Iterator[list[tuple[int, int]]]:
     """Start ``count`` daphne processes; yield [(port, pid)]; stop them whatever happens."""
     procs: list[tuple[int, subprocess.Popen[bytes]]] = []
@@ -202,6 +209,9 @@ def daphnes(
             # plain daphne for a tree without it (the 2026-12-01 baseline).
             web = "rummi_site.web" if (root / "rummi_site" / "web.py").exists() else "daphne"
             command = [sys.executable, "-m", web, "-b", "127.0.0.1", "-p", str(port)]
+            if PROFILE:
+                out = OUT / f"profile-{label}-{len(procs)}.pstats"
+                command[1:2] = [str(ROOT / "benchmarks" / "profile_web.py"), str(out)]
             # -v 0: no access log line per request (a proxy in front keeps that log);
             # --proxy-headers: trust X-Forwarded-Proto as from a TLS-terminating proxy.
             command += ["-v", "0", "--proxy-headers", app]
@@ -281,7 +291,8 @@ def run_servers(
     )
     games = json.loads(games_file.read_text())["games"]
     log(f"  {len(games)} games seated in {time.perf_counter() - started:.1f} s")
-    with daphnes(count, env, app, root) as servers:
+    label = "baseline" if root != ROOT else "echo" if app == ECHO_APP else mode
+    with daphnes(count, env, app, root, label) as servers:
         ports = [port for port, _ in servers]
         pids = [pid for _, pid in servers]
         rss_idle = {str(pid): round(rss_kb(pid) / 1024, 1) for pid in pids}
@@ -434,13 +445,18 @@ def main() -> dict[str, Any]:
                 f"  {count} daphne process{plural} (machine {busy}% busy before,"
                 f" speed loop {speed} ms):"
             )
+            if baseline is not None and BASELINE_FIRST:
+                log(f"  the baseline {BASELINE} on {count} daphne process{plural}, first:")
+                results[f"baseline_{count}"] = run_servers(
+                    count, secret, root=baseline[0], database_url=baseline[1]
+                )
             results[f"daphne_{count}"] = run_servers(count, secret)
             results[f"daphne_{count}"]["machine_busy_before_percent"] = busy
             results[f"daphne_{count}"]["machine_speed_loop_ms"] = speed
             if R45:
                 log(f"  the site on Rummy 45 tables on {count} daphne process{plural}:")
                 results[f"r45_{count}"] = run_servers(count, secret, mode=R45_MODE)
-            if baseline is not None:
+            if baseline is not None and not BASELINE_FIRST:
                 log(f"  the baseline {BASELINE} on {count} daphne process{plural}:")
                 results[f"baseline_{count}"] = run_servers(
                     count, secret, root=baseline[0], database_url=baseline[1]

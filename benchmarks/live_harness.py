@@ -26,6 +26,7 @@ import json
 import math
 import os
 import re
+import signal
 import time
 import uuid
 from collections import Counter
@@ -731,11 +732,19 @@ async def run_load(
     games' (``r45``: Rummy 45 tables, played as the module docstring says)."""
     harness = Harness(games, ports, pids, mode)
     try:
-        connected = await harness.connect_all()
+        profiled = os.environ.get("RUMMI_BENCH_LIVE_PROFILE", "0") != "0"
+        # Profiled servers are several times slower: fewer handshakes at once, or daphne's
+        # handshake timeout refuses them.
+        connected = await harness.connect_all(concurrency=8 if profiled else 50)
         connected["submit"] = SUBMIT
         log(f"  {connected['sockets']} sockets open in {connected['seconds']} s; moves by {SUBMIT}")
         rss_connected = {str(p): round(rss_kb(p) / 1024, 1) for p in pids}
         await harness.run_step(*warmup)
+        if profiled:
+            # Profiled servers (benchmarks/profile_web.py) start their profiles again here,
+            # so that they hold the measured steps only, not the connecting and warming up.
+            for pid in pids:
+                os.kill(pid, signal.SIGUSR1)
         steps = []
 
         async def step(moves_per_s: float) -> bool:

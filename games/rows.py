@@ -57,6 +57,25 @@ def pipelined() -> Iterator[None]:
             _local.pipeline = outer
 
 
+@contextlib.contextmanager
+def _cursor(db: Any) -> Iterator[Any]:
+    """A cursor for the move's statements.
+
+    On PostgreSQL, psycopg's own cursor on Django's connection (the same class, binding and
+    prepared statements as Django's, since Django sets them on the connection), its errors
+    raised as Django's: Django's cursor wrapper adds its layers to every statement, about
+    14 calls of Python each, which the move path (5 statements) does not need. While Django
+    logs queries (``DEBUG``, ``CaptureQueriesContext``) and on SQLite (whose wrapper turns
+    ``%s`` into ``?``), Django's cursor, so that the statements are logged with the others.
+    """
+    if db.vendor == "postgresql" and not db.queries_logged and db.connection is not None:
+        with db.wrap_database_errors, db.connection.cursor() as cursor:
+            yield cursor
+    else:
+        with db.cursor() as cursor:
+            yield cursor
+
+
 def flush() -> None:
     """Send the statements queued in :func:`pipelined` and raise what they raised, as the
     Django exception (a racing move's IntegrityError), here inside the transaction."""
@@ -125,7 +144,7 @@ def lock_game(gid: str) -> Game | None:
     """
     db = connections[DEFAULT_DB_ALIAS]
     lock, seating = _lock_sql(db.vendor)
-    with db.cursor() as cursor, db.cursor() as seats_cursor:
+    with _cursor(db) as cursor, _cursor(db) as seats_cursor:
         cursor.execute(lock, [gid])
         seats_cursor.execute(seating, [gid])
         found = cursor.fetchone()
@@ -191,7 +210,7 @@ def insert(model: ModelType, names: tuple[str, ...], rows: Sequence[Sequence[Any
     db = connections[DEFAULT_DB_ALIAS]
     statement, preps = _insert_sql(model, names, db.vendor)
     params = [[prep(value, db) for prep, value in zip(preps, row, strict=True)] for row in rows]
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         if len(params) == 1:
             cursor.execute(statement, params[0])
         else:
@@ -232,5 +251,5 @@ def update(instance: models.Model, names: tuple[str, ...]) -> None:
     statement, preps = _update_sql(instance, names, nulls, db)
     kept = [value for value in values if value is not None]
     params = [prep(value, db) for prep, value in zip(preps, kept, strict=True)]
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         cursor.execute(statement, [*params, instance.pk])

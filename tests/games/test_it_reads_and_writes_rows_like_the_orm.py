@@ -166,3 +166,36 @@ def test_an_update_writes_values_and_nulls_as_the_orms_would(alice: Any, bob: An
     assert 77 not in other
     game.seq = seq  # back to its log's length (the replay check after each test reads it)
     rows.update(game, ("seq",))
+
+
+def test_a_move_on_postgresql_sends_its_statements_past_djangos_cursor_wrapper(
+    alice: Any, bob: Any
+) -> None:
+    """With no one logging queries, a move's lock and writes go on psycopg's cursor (Django's
+    wrapper costs Python calls on each), and still write what the ORM reads; elsewhere, and
+    while queries are logged (the tests above), they are Django's."""
+    game = started(alice, bob)
+    turn = state_from_record(game.state).turn
+    wrapped: list[str] = []
+
+    def seen(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        wrapped.append(sql)
+        return execute(sql, params, many, context)
+
+    assert not connection.queries_logged
+    with connection.execute_wrapper(seen):
+        answer = services.act(
+            game.public_id,
+            viewer((alice, bob)[turn]),
+            "draw",
+            {"expected_seq": game.seq, "key": "w" * 12},
+        )
+    mine = [s for s in wrapped if "FOR UPDATE" in s or s.startswith(("INSERT", "UPDATE"))]
+    if connection.vendor == "postgresql":
+        assert mine == []
+    else:
+        assert any(s.startswith("INSERT") and "games_gameevent" in s for s in mine)
+    after = Game.objects.get(pk=game.pk)
+    assert after.seq == answer["seq"] > game.seq
+    assert GameEvent.objects.filter(game=game, seq__gt=game.seq).count() == after.seq - game.seq
+    assert ActionReceipt.objects.get(game=game, seat=turn, key="w" * 12).body == answer
