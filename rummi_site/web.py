@@ -11,7 +11,12 @@ the event loop while the moves that arrived waited (benchmarks/bench_sockets.py)
   tenth of them at a time (``SLICES``), so the loop is never held for long;
 * a socket's first ping comes at a random point of the interval, not with every socket that
   opened in the same second (as they all do after a restart);
-* daphne pings only sockets quiet for 55 s (``PING_INTERVAL_S``), not every 20 s.
+* daphne pings only sockets quiet for 55 s (``PING_INTERVAL_S``), not every 20 s;
+* autobahn (daphne's websocket layer) builds the labels of its debug log lines even when
+  nothing logs at debug: each frame sent or received paid for a type's name and two values
+  coloured by ``click.style`` for the terminal, 27 calls of ``click.style`` a move (about 5% of
+  a web process's CPU in a profile of the live bench, benchmarks/profile_web.py). Here the
+  labels are plain: a function's name, a value's ``str``.
 
 docs/deploy.md, "Sockets".
 """
@@ -26,6 +31,8 @@ import time
 from concurrent.futures import CancelledError
 from typing import Any
 
+import autobahn.twisted.websocket
+import autobahn.websocket.protocol
 from daphne import server, ws_protocol
 from daphne.cli import CommandLineInterface
 from twisted.internet import reactor
@@ -118,11 +125,29 @@ def application_checker(self: Any) -> None:
     reactor.callLater(REAP_PERIOD_S / SLICES, self.application_checker)
 
 
+def plain_type(obj: Any) -> str:
+    """autobahn's ``hltype`` label without the terminal colours: ``<module.qualname>``.
+
+    >>> plain_type(plain_type)
+    '<rummi_site.web.plain_type>'
+    """
+    name = getattr(obj, "__qualname__", None)
+    return f"<{obj.__module__}.{name}>" if name else "<unknown>"
+
+
+# autobahn's modules whose per-frame debug lines take these labels (their own names for them).
+LABELLED = (autobahn.websocket.protocol, autobahn.twisted.websocket)
+
+
 def install() -> None:
-    """Put the sliced chores and the spread first ping in place of daphne's."""
+    """Put the sliced chores, the spread first ping and plain debug labels in place of
+    daphne's and autobahn's."""
     ws_protocol.WebSocketProtocol.onConnect = _on_connect
     server.Server.timeout_checker = timeout_checker
     server.Server.application_checker = application_checker
+    for module in LABELLED:
+        module.hltype = plain_type  # type: ignore[attr-defined]
+        module.hlval = str  # type: ignore[attr-defined]
 
 
 def arguments(given: list[str]) -> list[str]:

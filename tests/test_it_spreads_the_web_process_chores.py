@@ -128,9 +128,50 @@ def test_install_puts_the_chores_in_daphnes_place(monkeypatch: pytest.MonkeyPatc
         (daphne_server.Server, "timeout_checker"),
         (daphne_server.Server, "application_checker"),
         (ws_protocol.WebSocketProtocol, "onConnect"),
+        *((module, label) for module in web.LABELLED for label in ("hltype", "hlval")),
     ):
         monkeypatch.setattr(owner, name, getattr(owner, name))
     web.install()
     assert daphne_server.Server.timeout_checker is web.timeout_checker
     assert daphne_server.Server.application_checker is web.application_checker
     assert ws_protocol.WebSocketProtocol.onConnect is web._on_connect
+    for module in web.LABELLED:
+        assert module.hltype is web.plain_type and module.hlval is str
+
+
+def test_frames_sent_and_received_build_no_coloured_labels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """autobahn labels each frame's debug line, logged or not: after install, without
+    click.style (27 calls a move before)."""
+    from collections import deque
+
+    import autobahn.twisted.websocket as twisted_websocket
+    import autobahn.websocket.protocol as protocol
+    import click
+
+    for module in web.LABELLED:
+        monkeypatch.setattr(module, "hltype", module.hltype)
+        monkeypatch.setattr(module, "hlval", module.hlval)
+    styled: list[str] = []
+    monkeypatch.setattr(click, "style", lambda text, **kw: styled.append(text) or text)
+
+    class Transport:
+        def __init__(self) -> None:
+            self.written: list[bytes] = []
+
+        def write(self, data: bytes) -> None:
+            self.written.append(data)
+
+    def send_one() -> list[bytes]:
+        sock = twisted_websocket.WebSocketServerProtocol()
+        sock.transport, sock.send_queue, sock.peer = Transport(), deque(), "tcp:127.0.0.1:1"
+        sock.state, sock.logOctets = protocol.WebSocketProtocol.STATE_CLOSING, False
+        sock.sendData(b"frame")
+        return sock.transport.written
+
+    assert send_one() == [b"frame"] and styled  # autobahn as it comes styles its labels
+    styled.clear()
+    web.install()
+    assert protocol.hltype is web.plain_type and twisted_websocket.hlval is str
+    assert send_one() == [b"frame"] and styled == []
