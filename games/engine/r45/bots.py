@@ -316,6 +316,11 @@ def _useful_discard(
         return None
     if expert and opened and not _out_path(view, rack + [tile]):
         melds = tuple(m for m in melds if tile in m)  # it holds its other melds back
+        # A take must leave fewer loose tiles after the turn's discard than a useless draw
+        # would: one that only reshapes the melds it holds, or leaves nothing but melds (the
+        # discard then breaks one), is worth less than a draw's chance of a tile that fits.
+        if _after_discard(view, rack + [tile]) >= _loose(view, rack):
+            return None
     return TakeDiscard(seat, melds)
 
 
@@ -684,6 +689,24 @@ def _loose(view: Mapping[str, Any], ids: list[int]) -> int:
     rest = [TILES[t] for t in ids if t not in used]
     count, _ = _stitched_count(_table_with(_table(view), melds), rest)
     return len(rest) - count
+
+
+def _after_discard(view: Mapping[str, Any], ids: list[int]) -> int:
+    """The loose tiles of ``ids`` left after the turn's discard: one fewer than ``_loose`` when
+    a loose tile is there to go, else the fewest that a discard from a meld leaves."""
+    loose = _loose(view, ids)
+    if loose >= 1 or len(ids) < 2:
+        return max(0, loose - 1)
+    best = len(ids)
+    seen: set[Tile] = set()
+    for t in ids:
+        if TILES[t] in seen:
+            continue
+        seen.add(TILES[t])
+        best = min(best, _loose(view, [i for i in ids if i != t]))
+        if best == 0:
+            break
+    return best
 
 
 # An easy bot stitches only with this many tiles left, the tile taken included.
