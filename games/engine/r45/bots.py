@@ -663,7 +663,8 @@ def _out_path(view: Mapping[str, Any], rack: list[int]) -> str:
         return "display"
     count, left = _stitched_count(table, [TILES[t] for t in rack])
     if len(left) >= 3:
-        more, _ = best_display(_ids_of(rack, left), False, keep=0, by_tiles=True)
+        # With no stitch to leave undone, the display must leave a tile to discard.
+        more, _ = best_display(_ids_of(rack, left), False, keep=int(count == 0), by_tiles=True)
         count += sum(len(m) for m in more)
     return "stitch" if count >= len(rack) - 1 else ""
 
@@ -965,10 +966,11 @@ def _sheds(table: Table, ids: list[int]) -> int:
     then stitches), keeping one to discard."""
     count, left = _stitched_count(table, [TILES[i] for i in ids])
     if len(left) >= 3:
-        melds, _ = best_display(_ids_of(ids, left), False, keep=0, by_tiles=True)
+        # A tile stays to discard: a stitch left undone, else one the display leaves.
+        melds, _ = best_display(_ids_of(ids, left), False, keep=int(count == 0), by_tiles=True)
         count += sum(len(m) for m in melds)
     if count < len(ids) - 1 and len(ids) >= 3:  # or display first, then stitch
-        melds, _ = best_display(ids, False, keep=0, by_tiles=True)
+        melds, _ = best_display(ids, False, keep=1, by_tiles=True)
         used = {t for m in melds for t in m}
         rest_kinds = [TILES[t] for t in ids if t not in used]
         more, _ = _stitched_count(_table_with(table, melds), rest_kinds)
