@@ -28,11 +28,14 @@ Strengths, weakest first (``BOT_STRENGTHS``; the site maps its own onto them, do
   out, all at once: a taken discard, a borrowed joker or a train break shows only the meld that
   uses it, and it stitches no tile those melds need. So the other seats cannot stitch onto its
   melds nor borrow their jokers, and the tiles that extend them wait for its own draws (or its
-  left discard). It reads which tiles are gone (the train, every display, the take-back piles,
-  the trump: what the others have taken and laid down) and keeps the tiles a meld, a stitch or
-  a board combination will need while their missing tiles are still live; with 8 tiles or
-  fewer outside its melds it discards the tile after which the most of the next draws let it go
-  out (or lay off the most), and it keeps its jokers for melds until its last tiles.
+  left discard). It takes that discard only when the tiles left loose after the turn's discard
+  are fewer than a useless draw would leave (a turn always keeps a tile to discard, so a board
+  of melds and nothing else is not a way out: the discard must break one). It reads which
+  tiles are gone (the train, every display, the take-back piles, the trump: what the others
+  have taken and laid down) and keeps the tiles a meld, a stitch or a board combination will
+  need while their missing tiles are still live; with 8 tiles or fewer outside its melds it
+  discards the tile after which the most of the next draws let it go out (or lay off the
+  most), and it keeps its jokers for melds until its last tiles.
 """
 
 from __future__ import annotations
