@@ -28,11 +28,14 @@ Strengths, weakest first (``BOT_STRENGTHS``; the site maps its own onto them, do
   out, all at once: a taken discard, a borrowed joker or a train break shows only the meld that
   uses it, and it stitches no tile those melds need. So the other seats cannot stitch onto its
   melds nor borrow their jokers, and the tiles that extend them wait for its own draws (or its
-  left discard). It reads which tiles are gone (the train, every display, the take-back piles,
-  the trump: what the others have taken and laid down) and keeps the tiles a meld, a stitch or
-  a board combination will need while their missing tiles are still live; with 8 tiles or
-  fewer outside its melds it discards the tile after which the most of the next draws let it go
-  out (or lay off the most), and it keeps its jokers for melds until its last tiles.
+  left discard). It takes that discard only when the tiles left loose after the turn's discard
+  are fewer than a useless draw would leave (a turn always keeps a tile to discard, so a board
+  of melds and nothing else is not a way out: the discard must break one). It reads which
+  tiles are gone (the train, every display, the take-back piles, the trump: what the others
+  have taken and laid down) and keeps the tiles a meld, a stitch or a board combination will
+  need while their missing tiles are still live; with 8 tiles or fewer outside its melds it
+  discards the tile after which the most of the next draws let it go out (or lay off the
+  most), and it keeps its jokers for melds until its last tiles.
 """
 
 from __future__ import annotations
@@ -316,6 +319,11 @@ def _useful_discard(
         return None
     if expert and opened and not _out_path(view, rack + [tile]):
         melds = tuple(m for m in melds if tile in m)  # it holds its other melds back
+        # A take must leave fewer loose tiles after the turn's discard than a useless draw
+        # would: one that only reshapes the melds it holds, or leaves nothing but melds (the
+        # discard then breaks one), is worth less than a draw's chance of a tile that fits.
+        if _after_discard(view, rack + [tile]) >= _loose(view, rack):
+            return None
     return TakeDiscard(seat, melds)
 
 
@@ -658,7 +666,8 @@ def _out_path(view: Mapping[str, Any], rack: list[int]) -> str:
         return "display"
     count, left = _stitched_count(table, [TILES[t] for t in rack])
     if len(left) >= 3:
-        more, _ = best_display(_ids_of(rack, left), False, keep=0, by_tiles=True)
+        # With no stitch to leave undone, the display must leave a tile to discard.
+        more, _ = best_display(_ids_of(rack, left), False, keep=int(count == 0), by_tiles=True)
         count += sum(len(m) for m in more)
     return "stitch" if count >= len(rack) - 1 else ""
 
@@ -684,6 +693,24 @@ def _loose(view: Mapping[str, Any], ids: list[int]) -> int:
     rest = [TILES[t] for t in ids if t not in used]
     count, _ = _stitched_count(_table_with(_table(view), melds), rest)
     return len(rest) - count
+
+
+def _after_discard(view: Mapping[str, Any], ids: list[int]) -> int:
+    """The loose tiles of ``ids`` left after the turn's discard: one fewer than ``_loose`` when
+    a loose tile is there to go, else the fewest that a discard from a meld leaves."""
+    loose = _loose(view, ids)
+    if loose >= 1 or len(ids) < 2:
+        return max(0, loose - 1)
+    best = len(ids)
+    seen: set[Tile] = set()
+    for t in ids:
+        if TILES[t] in seen:
+            continue
+        seen.add(TILES[t])
+        best = min(best, _loose(view, [i for i in ids if i != t]))
+        if best == 0:
+            break
+    return best
 
 
 # An easy bot stitches only with this many tiles left, the tile taken included.
@@ -942,10 +969,11 @@ def _sheds(table: Table, ids: list[int]) -> int:
     then stitches), keeping one to discard."""
     count, left = _stitched_count(table, [TILES[i] for i in ids])
     if len(left) >= 3:
-        melds, _ = best_display(_ids_of(ids, left), False, keep=0, by_tiles=True)
+        # A tile stays to discard: a stitch left undone, else one the display leaves.
+        melds, _ = best_display(_ids_of(ids, left), False, keep=int(count == 0), by_tiles=True)
         count += sum(len(m) for m in melds)
     if count < len(ids) - 1 and len(ids) >= 3:  # or display first, then stitch
-        melds, _ = best_display(ids, False, keep=0, by_tiles=True)
+        melds, _ = best_display(ids, False, keep=1, by_tiles=True)
         used = {t for m in melds for t in m}
         rest_kinds = [TILES[t] for t in ids if t not in used]
         more, _ = _stitched_count(_table_with(table, melds), rest_kinds)
