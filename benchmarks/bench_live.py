@@ -308,6 +308,7 @@ def run_servers(
                 TARGET_P99_MS,
                 log=log,
                 mode=mode,
+                profiled=PROFILE,
             )
         )
     result["rss_idle_mb"] = rss_idle

@@ -726,13 +726,14 @@ async def run_load(
     warmup: tuple[float, float] = (20.0, 5.0),
     log: Any = print,
     mode: str = "parlor",
+    profiled: bool = False,
 ) -> dict[str, Any]:
     """Connect every seat, warm up, run ``pace``; then go faster until a step fails the target
     (p99, lost frames, errors), or, if ``pace`` failed, slower until one passes. ``mode`` is the
-    games' (``r45``: Rummy 45 tables, played as the module docstring says)."""
+    games' (``r45``: Rummy 45 tables, played as the module docstring says); ``profiled``: the
+    servers run under benchmarks/profile_web.py, told to start their profiles after warm-up."""
     harness = Harness(games, ports, pids, mode)
     try:
-        profiled = os.environ.get("RUMMI_BENCH_LIVE_PROFILE", "0") != "0"
         # Profiled servers are several times slower: fewer handshakes at once, or daphne's
         # handshake timeout refuses them.
         connected = await harness.connect_all(concurrency=8 if profiled else 50)
@@ -741,8 +742,8 @@ async def run_load(
         rss_connected = {str(p): round(rss_kb(p) / 1024, 1) for p in pids}
         await harness.run_step(*warmup)
         if profiled:
-            # Profiled servers (benchmarks/profile_web.py) start their profiles again here,
-            # so that they hold the measured steps only, not the connecting and warming up.
+            # They start their profiles again here, so that the profiles hold the measured
+            # steps only, not the connecting and warming up.
             for pid in pids:
                 os.kill(pid, signal.SIGUSR1)
         steps = []

@@ -32,8 +32,8 @@ import threading
 import time
 from typing import Any
 
-# Each thread's profile: thread id -> [name, CPU seconds at its start, profiler, generation].
-_profiles: dict[int, list[Any]] = {}
+# Each thread's profile: thread id -> (name, profiler, generation).
+_profiles: dict[int, tuple[str, cProfile.Profile, int]] = {}
 _generation = 0
 _lock = threading.Lock()
 
@@ -42,15 +42,10 @@ def _start(generation: int) -> None:
     """Give the calling thread a new profiler (the old one, if any, is dropped)."""
     old = _profiles.get(threading.get_ident())
     if old is not None:
-        old[2].disable()
+        old[1].disable()
     profile = cProfile.Profile(time.thread_time)
     with _lock:
-        _profiles[threading.get_ident()] = [
-            threading.current_thread().name,
-            time.thread_time(),
-            profile,
-            generation,
-        ]
+        _profiles[threading.get_ident()] = (threading.current_thread().name, profile, generation)
     profile.enable()
 
 
@@ -67,7 +62,7 @@ def _profiled_thread(run):  # type: ignore[no-untyped-def]
         try:
             run(self)
         finally:
-            _profiles[threading.get_ident()][2].disable()
+            _profiles[threading.get_ident()][1].disable()
 
     return wrapper
 
@@ -77,7 +72,7 @@ def _profiled_work(run):  # type: ignore[no-untyped-def]
 
     def wrapper(self):  # type: ignore[no-untyped-def]
         mine = _profiles.get(threading.get_ident())
-        if mine is not None and mine[3] != _generation:
+        if mine is not None and mine[2] != _generation:
             _start(_generation)
         return run(self)
 
@@ -96,12 +91,12 @@ def main() -> None:
 
     def save() -> None:
         with _lock:
-            done = [v for v in _profiles.values() if v[3] == _generation]
-        stats = pstats.Stats(done[0][2])
-        for _, _, profile, _ in done[1:]:
+            done = [v for v in _profiles.values() if v[2] == _generation]
+        stats = pstats.Stats(done[0][1])
+        for _, profile, _ in done[1:]:
             stats.add(profile)
         stats.dump_stats(out)
-        threads = [{"name": v[0], "generation": v[3]} for v in done]
+        threads = [{"name": name, "generation": generation} for name, _, generation in done]
         with open(out + ".threads.json", "w") as fh:
             json.dump({"resets": _generation, "threads": threads}, fh, indent=1)
 

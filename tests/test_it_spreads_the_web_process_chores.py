@@ -139,11 +139,12 @@ def test_install_puts_the_chores_in_daphnes_place(monkeypatch: pytest.MonkeyPatc
         assert module.hltype is web.plain_type and module.hlval is str
 
 
-def test_frames_sent_and_received_build_no_coloured_labels(
+def test_a_frame_sent_builds_no_coloured_labels(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """autobahn labels each frame's debug line, logged or not: after install, without
-    click.style (27 calls a move before)."""
+    click.style (27 calls a move before, from frames sent and received; receiving takes the
+    same two labels from the same modules)."""
     from collections import deque
 
     import autobahn.twisted.websocket as twisted_websocket
