@@ -7,8 +7,9 @@ pings due (``Server.timeout_checker``) and every 1 s to reap finished applicatio
 waiting on other tables) those walks were nearly all the CPU the sockets cost, and each held
 the event loop while the moves that arrived waited (benchmarks/bench_sockets.py). Here:
 
-* each walk visits every connection once in 5 s (``TIMEOUT_PERIOD_S``, ``REAP_PERIOD_S``), a
-  tenth of them at a time (``SLICES``), so the loop is never held for long;
+* each walk visits every connection once in 5 s (``TIMEOUT_PERIOD_S``, ``REAP_PERIOD_S``), 50
+  at a time (``CHUNK``) in turns spread evenly over the period, so the loop is never held for
+  long;
 * a socket's first ping comes at a random point of the interval, not with every socket that
   opened in the same second (as they all do after a restart);
 * daphne pings only sockets quiet for 55 s (``PING_INTERVAL_S``), not every 20 s;
@@ -37,13 +38,13 @@ from daphne import server, ws_protocol
 from daphne.cli import CommandLineInterface
 from twisted.internet import reactor
 
-# Each chore's walk is split into this many slices, spread over its period.
-SLICES = 10
-# How often each connection is visited: daphne's own walks come every 2 s (timeouts and pings)
-# and every 1 s (reaping). A ping due at 55 s, a socket's 5 s to finish its handshake and a
-# closed socket's entry kept a few seconds longer lose nothing at 5 s, and 10,000 idle sockets
-# cost the two processes 58 ms of CPU a second at daphne's pace (benchmarks/bench_sockets.py,
-# ``quiet_server_cpu_ms_per_s``), nearly all of it these walks.
+# Each turn of a chore visits at most this many connections, and a chore's turns are spread
+# evenly over its period: with 5,000 sockets a process, 100 turns of 50 every 5 s. A turn then
+# holds the event loop for a fraction of a millisecond. Visiting a tenth of them at a time
+# (500 a turn, every 0.5 s) held it for 4-19 ms 4 times a second, which the moves arriving
+# then waited out: with 10,000 idle sockets their p99 grew by a third (benchmarks/
+# bench_sockets.py, with benchmarks/stalls_web.py naming the long callbacks).
+CHUNK = 50
 TIMEOUT_PERIOD_S = 5.0
 REAP_PERIOD_S = 5.0
 # Daphne pings a socket that has sent nothing for this long (its default: 20 s). The board
@@ -64,28 +65,38 @@ def _on_connect(self: Any, request: Any) -> Any:
     return accepted
 
 
-def _next_slice(self: Any, chore: str) -> list[Any]:
-    """The connections this turn of ``chore`` visits: every ``SLICES``-th, from its turn.
+def _next_chunk(self: Any, chore: str, period: float) -> tuple[list[Any], float]:
+    """The connections this turn of ``chore`` visits, and the delay until its next turn.
 
-    Each connection is visited once a period while none come and go; one forgotten moves the
-    later ones up, which can pass one over until the next period (daphne's own walk runs
-    late, too, whenever the loop is busy)."""
-    turns: dict[str, int] = self.__dict__.setdefault("_rummi_turns", {})
-    turn = turns[chore] = (turns.get(chore, -1) + 1) % SLICES
-    return list(self.connections)[turn::SLICES]
+    A period starts from the connections open at its start, cut into turns of ``CHUNK``
+    spread over ``period``; a connection opened meanwhile waits for the next period (daphne's
+    own walk runs late, too, whenever the loop is busy)."""
+    walks: dict[str, list[Any]] = self.__dict__.setdefault("_rummi_walks", {})
+    walk = walks.get(chore)
+    if walk is None or walk[1] >= len(walk[0]):
+        snapshot = list(self.connections)
+        turns = max(1, -(-len(snapshot) // CHUNK))
+        walk = walks[chore] = [snapshot, 0, period / turns]
+    snapshot, start, delay = walk
+    walk[1] = start + CHUNK
+    return snapshot[start : start + CHUNK], delay
 
 
 def timeout_checker(self: Any) -> None:
-    """Daphne's ``timeout_checker`` (timeouts and protocol pings) for one slice."""
-    for protocol in _next_slice(self, "timeouts"):
-        protocol.check_timeouts()
-    reactor.callLater(TIMEOUT_PERIOD_S / SLICES, self.timeout_checker)
+    """Daphne's ``timeout_checker`` (timeouts and protocol pings) for one turn."""
+    chunk, delay = _next_chunk(self, "timeouts", TIMEOUT_PERIOD_S)
+    connections = self.connections
+    for protocol in chunk:
+        if protocol in connections:
+            protocol.check_timeouts()
+    reactor.callLater(delay, self.timeout_checker)
 
 
 def application_checker(self: Any) -> None:
-    """Daphne's ``application_checker`` for one slice: the same steps for each connection
+    """Daphne's ``application_checker`` for one turn: the same steps for each connection
     (daphne 4.2's server.py), in the same order."""
-    for protocol in _next_slice(self, "reaps"):
+    chunk, delay = _next_chunk(self, "reaps", REAP_PERIOD_S)
+    for protocol in chunk:
         details = self.connections.get(protocol)
         if details is None:
             continue
@@ -122,7 +133,7 @@ def application_checker(self: Any) -> None:
         # A closed connection whose application is gone is forgotten.
         if not instance and disconnected:
             del self.connections[protocol]
-    reactor.callLater(REAP_PERIOD_S / SLICES, self.application_checker)
+    reactor.callLater(delay, self.application_checker)
 
 
 def plain_type(obj: Any) -> str:

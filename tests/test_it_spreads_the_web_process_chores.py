@@ -1,5 +1,5 @@
-"""The web process (rummi_site/web.py) walks its connections a slice at a time: each is still
-visited once a period, the walk never covers them all at once, and daphne's reaping does what
+"""The web process (rummi_site/web.py) walks its connections a chunk at a time: each is still
+visited once a period, no turn of the walk visits more than a chunk, and daphne's reaping does what
 it did (docs/deploy.md, "Sockets")."""
 
 from __future__ import annotations
@@ -41,26 +41,57 @@ def server_with(count: int, seen: Counter[int]) -> Server:
     return server
 
 
-def test_each_connection_is_checked_once_a_period_a_slice_at_a_time(
+def test_each_connection_is_checked_once_a_period_a_chunk_at_a_time(
     later: list[tuple[float, Any]],
 ) -> None:
     seen: Counter[int] = Counter()
     server = server_with(1_000, seen)
+    turns = 1_000 // web.CHUNK
     sizes = []
-    for _ in range(web.SLICES):
+    for _ in range(turns):
         before = sum(seen.values())
         web.timeout_checker(server)
         sizes.append(sum(seen.values()) - before)
     assert sorted(seen) == list(range(1_000)) and set(seen.values()) == {1}
-    assert max(sizes) == 1_000 // web.SLICES
-    assert [delay for delay, _ in later] == [web.TIMEOUT_PERIOD_S / web.SLICES] * web.SLICES
+    assert max(sizes) == web.CHUNK
+    # The turns are spread evenly over the period.
+    assert [delay for delay, _ in later] == [web.TIMEOUT_PERIOD_S / turns] * turns
     # The next period starts over: every connection once more.
-    for _ in range(web.SLICES):
+    for _ in range(turns):
         web.timeout_checker(server)
     assert set(seen.values()) == {2}
 
 
-def test_reaping_a_slice_does_what_daphne_does(later: list[tuple[float, Any]]) -> None:
+def test_a_period_walks_the_connections_open_at_its_start(
+    later: list[tuple[float, Any]],
+) -> None:
+    seen: Counter[int] = Counter()
+    server = server_with(2 * web.CHUNK, seen)
+    web.timeout_checker(server)  # the first turn of two
+    first, second = list(server.connections)[: web.CHUNK], list(server.connections)[web.CHUNK :]
+    gone = second[0]
+    del server.connections[gone]  # closed and reaped before its turn: not visited
+    newcomer = Protocol(10_000, seen)
+    server.connections[newcomer] = {}  # opened in the period: waits for the next one
+    web.timeout_checker(server)
+    assert seen[gone.n] == 0 and seen[newcomer.n] == 0
+    assert all(seen[p.n] == 1 for p in first + second[1:])
+    for _ in range(2):  # the next period: the 100 connections open at its start
+        web.timeout_checker(server)
+    assert seen[newcomer.n] == 1 and seen[gone.n] == 0
+    assert all(seen[p.n] == 2 for p in first + second[1:])
+
+
+def test_a_few_connections_take_one_turn_a_period(later: list[tuple[float, Any]]) -> None:
+    seen: Counter[int] = Counter()
+    server = server_with(3, seen)
+    web.timeout_checker(server)
+    web.application_checker(server)
+    assert set(seen.values()) == {1}
+    assert [delay for delay, _ in later] == [web.TIMEOUT_PERIOD_S, web.REAP_PERIOD_S]
+
+
+def test_reaping_a_turn_does_what_daphne_does(later: list[tuple[float, Any]]) -> None:
     loop = asyncio.new_event_loop()
     try:
         seen: Counter[int] = Counter()
@@ -84,10 +115,7 @@ def test_reaping_a_slice_does_what_daphne_does(later: list[tuple[float, Any]]) -
             lingering: {"disconnected": long_ago, "application_instance": stuck},
             closing: {"disconnected": time.time()},
         }
-        # Two periods: a connection forgotten moves the later ones up the list, so one of them
-        # can be passed over once (a period late, as daphne itself runs late under load).
-        for _ in range(2 * web.SLICES):
-            web.application_checker(server)
+        web.application_checker(server)  # five connections: one turn a period
         assert gone not in server.connections  # closed and its application done: forgotten
         assert closing not in server.connections  # closed with no application left
         assert server.connections[open_] == {"application_instance": running}
@@ -95,7 +123,7 @@ def test_reaping_a_slice_does_what_daphne_does(later: list[tuple[float, Any]]) -
         assert "application_instance" not in server.connections[failed]  # reaped ...
         assert [str(e) for e in failed.failed] == ["boom"]  # ... its error told to its client
         assert stuck.cancelled()  # an application that would not close after its client left
-        assert [delay for delay, _ in later] == [web.REAP_PERIOD_S / web.SLICES] * 2 * web.SLICES
+        assert [delay for delay, _ in later] == [web.REAP_PERIOD_S]
     finally:
         loop.close()
 
