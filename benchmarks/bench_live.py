@@ -22,6 +22,9 @@ Needs PostgreSQL and Redis; without them the result is ``{"skipped": reason}``. 
   ``var/bench/baseline-<commit>`` with a bench database of its own (the bench database's name
   plus ``_baseline``), driven by this harness; the summary compares their server CPU a move
   (``RUMMI_BENCH_LIVE_BASELINE_FIRST=1`` runs it before the site instead)
+- ``RUMMI_BENCH_LIVE_PAIRED_ROUNDS`` (0): with a baseline, that many more runs of both trees,
+  their order alternating, so the summary's ``paired_<count>`` pools the server CPU a move
+  over every pair at each pace (the ratio of the sums, and each pair's ratio)
 - ``RUMMI_BENCH_LIVE_R45`` (off; ``1`` turns it on): at each process count, right after the
   site's Rummikub run, the same site on Rummy 45 tables (``benchsetup --mode r45``:
   the same number of 4-player games, each through its setup; a move is the seat's next draw from
@@ -95,12 +98,19 @@ BASELINE = setting("RUMMI_BENCH_LIVE_BASELINE", "")
 # "1": the baseline runs before the site at each process count (a shared machine's load drifts
 # within a run: measure both orders and compare).
 BASELINE_FIRST = setting("RUMMI_BENCH_LIVE_BASELINE_FIRST", "0") != "0"
+# With a baseline, this many more runs of each tree after the first pair, in alternating order
+# (site, baseline; baseline, site; ...): the machine's drift over a run and the advantage of
+# running first weigh on both alike. The summary pools the server CPU a move over every pair.
+PAIRED_ROUNDS = int(setting("RUMMI_BENCH_LIVE_PAIRED_ROUNDS", "0"))
 # The same site on Rummy 45 tables after its Rummikub run, at each process count.
 R45 = setting("RUMMI_BENCH_LIVE_R45", "0") != "0"
 R45_MODE = "r45"
 # Profile each web process with yappi, every thread on the CPU clock (benchmarks/profile_web.py):
 # var/bench/profile-<site|baseline|echo|r45>-<n>.pstats and .threads.json. It slows them down.
 PROFILE = setting("RUMMI_BENCH_LIVE_PROFILE", "0") != "0"
+# Record the event loop's long callbacks in each web process (benchmarks/stalls_web.py):
+# var/bench/stalls-<site|baseline|echo|r45>-<n>.json.
+STALLS = setting("RUMMI_BENCH_LIVE_STALLS", "0") != "0"
 # Rummy 45's server CPU a move against Rummikub's: within this fraction is on target.
 R45_CPU_TOLERANCE = 0.10
 ECHO_FASTER = [
@@ -212,6 +222,9 @@ def daphnes(
             if PROFILE:
                 out = OUT / f"profile-{label}-{len(procs)}.pstats"
                 command[1:2] = [str(ROOT / "benchmarks" / "profile_web.py"), str(out)]
+            elif STALLS:
+                out = OUT / f"stalls-{label}-{len(procs)}.json"
+                command[1:2] = [str(ROOT / "benchmarks" / "stalls_web.py"), str(out)]
             # -v 0: no access log line per request (a proxy in front keeps that log);
             # --proxy-headers: trust X-Forwarded-Proto as from a TLS-terminating proxy.
             command += ["-v", "0", "--proxy-headers", app]
@@ -462,6 +475,9 @@ def main() -> dict[str, Any]:
                 results[f"baseline_{count}"] = run_servers(
                     count, secret, root=baseline[0], database_url=baseline[1]
                 )
+            if baseline is not None and PAIRED_ROUNDS:
+                site, base = results[f"daphne_{count}"], results[f"baseline_{count}"]
+                results[f"paired_{count}"] = paired_rounds(count, secret, baseline, site, base)
             if ECHO:
                 log(f"  the bare echo app on {count} daphne process{plural}:")
                 results[f"echo_{count}"] = run_servers(count, secret, ECHO_APP, ECHO_FASTER)
@@ -469,6 +485,9 @@ def main() -> dict[str, Any]:
         flush_redis()
     kept = ("daphne_", "echo_", "baseline_", "r45_")
     results["summary"] = {k: v["summary"] for k, v in results.items() if k.startswith(kept)}
+    for count in SERVERS:
+        if f"paired_{count}" in results:
+            results["summary"][f"paired_{count}"] = results[f"paired_{count}"]["by_pace"]
     for count in SERVERS:
         site, echo = results.get(f"daphne_{count}"), results.get(f"echo_{count}")
         if site and echo:
@@ -523,6 +542,47 @@ def r45_vs_rummikub(site: dict[str, Any], r45: dict[str, Any]) -> dict[str, Any]
         "r45_ceiling_moves_per_s": r45["summary"]["ceiling_moves_per_s"],
         "rummikub_ceiling_moves_per_s": site["summary"]["ceiling_moves_per_s"],
     }
+
+
+def paired_rounds(
+    count: int,
+    secret: str,
+    baseline: tuple[Path, str],
+    site: dict[str, Any],
+    base: dict[str, Any],
+) -> dict[str, Any]:
+    """The first pair (``site`` and ``base``, already run) and ``PAIRED_ROUNDS`` more, the order
+    alternating from the first pair's: each pair's server CPU a move at each pace both kept,
+    and over all pairs the ratio of the sums (site over baseline) with the pairs' range."""
+    pairs = [vs_baseline(site["steps"], base["steps"])["by_pace"]]
+    base_first = BASELINE_FIRST
+    for n in range(PAIRED_ROUNDS):
+        base_first = not base_first
+        order = "baseline first" if base_first else "site first"
+        log(f"  paired round {n + 2} of {PAIRED_ROUNDS + 1} ({order}):")
+        runs: dict[str, dict[str, Any]] = {}
+        for tree in ("baseline", "site") if base_first else ("site", "baseline"):
+            if tree == "site":
+                runs[tree] = run_servers(count, secret)
+            else:
+                runs[tree] = run_servers(count, secret, root=baseline[0], database_url=baseline[1])
+        pairs.append(vs_baseline(runs["site"]["steps"], runs["baseline"]["steps"])["by_pace"])
+    by_pace: dict[str, Any] = {}
+    for pace in sorted({p for pair in pairs for p in pair}, key=float):
+        found = [pair[pace] for pair in pairs if pace in pair]
+        site_ms = sum(f["site_cpu_ms"] for f in found)
+        base_ms = sum(f["baseline_cpu_ms"] for f in found)
+        ratios = [f["ratio"] for f in found]
+        by_pace[pace] = {
+            "pairs": len(found),
+            "site_cpu_ms_mean": round(site_ms / len(found), 2),
+            "baseline_cpu_ms_mean": round(base_ms / len(found), 2),
+            "ratio": round(site_ms / base_ms, 3),
+            "ratios": ratios,
+            "at_or_below_baseline": site_ms <= base_ms,
+        }
+    return {"commit": BASELINE, "first_order": "baseline first" if BASELINE_FIRST else "site first",
+            "by_pace": by_pace, "pairs": pairs}  # fmt: skip
 
 
 def vs_baseline(site: list[dict[str, Any]], base: list[dict[str, Any]]) -> dict[str, Any]:

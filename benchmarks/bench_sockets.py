@@ -3,7 +3,8 @@
 
 The live bench's 250 four-seat tables (1,000 sockets, moves by socket) run a step at 100 moves/s;
 then 10,000 idle sockets open (spectators of other seated games that do not move: what watchers
-and players waiting on other tables hold), and the same step runs twice; then the idle sockets
+and players waiting on other tables hold; each sends the board's ping every 25 s and reads its
+pong, as an open board does), and the same step runs twice; then the idle sockets
 close and the step runs once more (without, with, with, without: the machine's drift weighs on
 both sides). Reports the servers' RSS before and after the idle sockets, the memory a socket
 costs, and the moves' p99 with and without them (the mean of each side's two steps). Targets:
@@ -36,6 +37,9 @@ from .live_harness import CLOCK_TICK, HOST, Harness, cpu_ticks, rss_kb
 IDLE = int(live.setting("RUMMI_BENCH_SOCKETS_IDLE", "10000"))
 PACE = float(live.setting("RUMMI_BENCH_SOCKETS_PACE", "100"))
 PER_GAME = 20  # idle sockets on each idle game
+# As the board does (static/kit/client.js), each idle socket sends {"type":"ping"} this often
+# and reads its pong: what a watcher's open board costs the server. 0 leaves them silent.
+BOARD_PING_S = float(live.setting("RUMMI_BENCH_SOCKETS_BOARD_PING", "25"))
 CONNECTING = 25  # idle sockets connecting at once
 TARGET_MB = 1024.0
 TARGET_P99_GROWTH = 0.10
@@ -115,10 +119,46 @@ def pooled(steps: list[dict[str, Any]]) -> dict[str, Any]:
                 "p50_ms": s["latency_ms"]["p50"],
                 "p99_ms": s["latency_ms"]["p99"],
                 "server_cpu_ms_per_move": s["server_cpu_ms_per_move"],
+                "max_ms": s["latency_ms"]["max"],
+                "harness_gc": s["harness_gc"],
+                "machine_cpu_busy_percent": s["machine_cpu_busy_percent"],
+                "window": s["window"],
             }
             for s in steps
         ],
     }
+
+
+async def board_pings(idle: list[ClientConnection], sent: list[int]) -> None:
+    """Each idle socket's board ping every ``BOARD_PING_S``, the sockets taken in turn so that
+    the pings are spread evenly over the interval (boards open at different times), each pong
+    read (``sent``: [pings sent, pongs read])."""
+    if not BOARD_PING_S or not idle:
+        return
+    loop = asyncio.get_running_loop()
+    gap = BOARD_PING_S / len(idle)
+    start = loop.time()
+    pending: set[asyncio.Task[None]] = set()
+
+    async def one(ws: ClientConnection) -> None:
+        try:
+            await ws.send('{"type":"ping"}')
+            sent[0] += 1
+            if json.loads(await ws.recv()).get("type") == "pong":
+                sent[1] += 1
+        except ConnectionClosed:
+            pass
+
+    n = 0
+    while True:
+        for ws in idle:
+            n += 1
+            delay = start + n * gap - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            task = asyncio.create_task(one(ws))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
 
 
 async def measure(
@@ -130,6 +170,7 @@ async def measure(
     pids = [pid for _, pid in servers]
     harness = Harness(games, ports, pids)
     idle: list[ClientConnection] = []
+    pings = [0, 0]
     try:
         await harness.connect_all()
         await harness.run_step(20.0, 5.0)  # warm up
@@ -141,9 +182,11 @@ async def measure(
         opened_s = round(time.perf_counter() - started, 1)
         live.log(f"  {len(idle)} idle sockets open in {opened_s} s")
         await asyncio.sleep(2)  # let the servers settle what the connects made
+        pinger = asyncio.create_task(board_pings(idle, pings))
         rss_after = rss_mb(pids)
         quiet_after = await quiet_cpu_ms_per_s(pids)
         with_idle = [await harness.run_step(PACE, live.STEP_SECONDS) for _ in range(2)]
+        pinger.cancel()
         still_open = sum(1 for ws in idle if ws.state.name == "OPEN")
         await asyncio.gather(*(ws.close() for ws in idle), return_exceptions=True)
         idle = []
@@ -158,6 +201,9 @@ async def measure(
     return {
         "idle_sockets": IDLE,
         "idle_open_at_end": still_open,
+        # The idle sockets' board pings while they were open, and the pongs read.
+        "board_ping_s": BOARD_PING_S,
+        "board_pings_sent_and_answered": pings,
         "idle_open_seconds": opened_s,
         "idle_connects_per_s": round(IDLE / opened_s, 1) if opened_s else None,
         "idle_connects_refused_then_retried": refused,
@@ -174,6 +220,31 @@ async def measure(
             p99_before and p99_after and p99_after <= p99_before * (1 + TARGET_P99_GROWTH)
         ),
     }
+
+
+def stalls_by_step(result: dict[str, Any], files: list[Any]) -> None:
+    """Add to each step what held the servers' event loops (benchmarks/stalls_web.py): the
+    long callbacks in its window, their total and the names that took most."""
+    stalls = []
+    for path in files:
+        stalls += json.loads(path.read_text())["stalls"]
+    for side in ("without_idle", "with_idle"):
+        for step in result["moves"][side]["steps"]:
+            start, end = step["window"]
+            inside = [s for s in stalls if start <= s[0] <= end]
+            by_name: dict[str, list[float]] = {}
+            for _, spent, name in inside:
+                by_name.setdefault(name, []).append(spent)
+            top = sorted(by_name.items(), key=lambda item: -sum(item[1]))[:6]
+            step["stalls"] = {
+                "count": len(inside),
+                "total_ms": round(sum(s[1] for s in inside), 1),
+                "max_ms": max((s[1] for s in inside), default=0.0),
+                "top": [
+                    {"name": n, "count": len(v), "total_ms": round(sum(v), 1), "max_ms": max(v)}
+                    for n, v in top
+                ],
+            }
 
 
 def main() -> dict[str, Any]:
@@ -207,6 +278,8 @@ def main() -> dict[str, Any]:
             result = asyncio.run(measure(moving, idle_gids, servers))
     finally:
         live.flush_redis()
+    if live.STALLS:
+        stalls_by_step(result, [live.OUT / f"stalls-site-{n}.json" for n in range(2)])
     live.log(
         f"  {result['rss_total_mb_with_idle']} MB with the idle sockets "
         f"({result['kb_per_idle_socket']} KB each); p99 at {PACE:.0f} moves/s "

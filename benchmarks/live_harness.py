@@ -22,6 +22,7 @@ harness needs nothing beyond ``websockets``.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import math
 import os
@@ -200,6 +201,40 @@ class Step:
     closed_sockets: int = 0
     frames: int = 0
     frame_bytes: int = 0
+
+
+class GcPauses:
+    """The harness's own garbage collections between ``start`` and ``stop``: how many of each
+    generation and how long they held its loop (a pause delays every frame read then, so it
+    would count in the latencies as if the servers were slow; with 10,000 idle sockets open
+    the harness made none in a step, benchmarks/bench_sockets.py)."""
+
+    def __init__(self) -> None:
+        self.counts = [0, 0, 0]
+        self.pauses: list[float] = []
+        self._started = 0.0
+
+    def start(self) -> GcPauses:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def stop(self) -> None:
+        if self._callback in gc.callbacks:
+            gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.counts[info["generation"]] += 1
+            self.pauses.append(time.perf_counter() - self._started)
+
+    def report(self) -> dict[str, Any]:
+        return {
+            "collections": self.counts,
+            "pause_ms_total": round(1000 * sum(self.pauses), 1),
+            "pause_ms_max": ms(max(self.pauses, default=0.0)),
+        }
 
 
 def percentile(values: Sequence[float], p: float) -> float | None:
@@ -522,9 +557,11 @@ class Harness:
         self.rss_peak = dict.fromkeys(self.pids, 0)
         self.pss_peak = dict.fromkeys(self.pids, 0)
         sampler = asyncio.create_task(self.sample_rss())
+        harness_gc = GcPauses().start()
         tasks: set[asyncio.Task[None]] = set()
         start = loop.time() + 0.05
         wall = time.perf_counter()
+        started_at = time.time()
         count = int(pace * seconds)
         overloaded = False
         for i in range(count):
@@ -555,6 +592,7 @@ class Harness:
         database_after = database_ticks()
         system_after = system_cpu()
         harness_cpu = time.process_time() - harness_before
+        harness_gc.stop()
         window = time.perf_counter() - wall
         sampler.cancel()
         if overloaded or unfinished:
@@ -563,6 +601,8 @@ class Harness:
         database_cpu_s = (database_after - database_before) / CLOCK_TICK
         return {
             "pace": pace,
+            # Seconds since the epoch: to match what the servers recorded to the step.
+            "window": [round(started_at, 3), round(started_at + window, 3)],
             "offered_moves": count,
             "stopped_overloaded": overloaded,
             "offered_seconds": round(offered_s, 2),
@@ -607,6 +647,7 @@ class Harness:
                 round(1000 * sum(server_cpu_s.values()) / step.done, 1) if step.done else None
             ),
             "harness_cpu_percent": round(100 * harness_cpu / window, 1),
+            "harness_gc": harness_gc.report(),
             # The whole machine's share of a move: what the harness and PostgreSQL cost beside
             # the servers (comparable across runs even when the machine's speed is not).
             "harness_cpu_ms_per_move": (
