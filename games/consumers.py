@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from rummi_site.jsonapi import read_json, status_of
+from rummi_site.pings import PING, PONG, answer_here
 from rummi_site.retry import once_more_if_the_connection_died
 
 from .errors import DomainError
@@ -93,6 +94,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.received: list[float] = []
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        if not self.presence:
+            # Its pings need nothing from here (a stand-in game's seats record each one).
+            answer_here(self.scope)
         await self.send(text_data=json.dumps({"type": "hello", **hello}))
 
     @database_sync_to_async
@@ -127,8 +131,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         if len(self.received) > FLOOD_LIMIT:
             await self.close(code=4429)
             return
-        if text_data == '{"type":"ping"}':
-            await self.send(text_data='{"type":"pong"}')
+        if text_data == PING:
+            await self.send(text_data=PONG)
             if self.presence:
                 await self._seen()
             return

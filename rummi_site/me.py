@@ -13,6 +13,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from rummi_site.pings import PING, PONG, answer_here
 from rummi_site.push import user_group
 
 
@@ -25,14 +26,15 @@ class PlayerConsumer(AsyncWebsocketConsumer):
         self.group = user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        answer_here(self.scope)  # a ping needs nothing from this consumer
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data == '{"type":"ping"}':
-            await self.send(text_data='{"type":"pong"}')
+        if text_data == PING:
+            await self.send(text_data=PONG)
 
     async def player_notice(self, message: dict[str, Any]) -> None:
         await self.send(text_data=message["text"])

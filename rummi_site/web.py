@@ -13,6 +13,8 @@ the event loop while the moves that arrived waited (benchmarks/bench_sockets.py)
 * a socket's first ping comes at a random point of the interval, not with every socket that
   opened in the same second (as they all do after a restart);
 * daphne pings only sockets quiet for 55 s (``PING_INTERVAL_S``), not every 20 s;
+* the board's own ping (every 25 s) is answered by the protocol when the socket's consumer
+  allows it (rummi_site/pings.py): through the consumer, 0.35 ms of CPU an answer;
 * autobahn (daphne's websocket layer) builds the labels of its debug log lines even when
   nothing logs at debug: each frame sent or received paid for a type's name and two values
   coloured by ``click.style`` for the terminal, 27 calls of ``click.style`` a move (about 5% of
@@ -38,12 +40,15 @@ from daphne import server, ws_protocol
 from daphne.cli import CommandLineInterface
 from twisted.internet import reactor
 
+from rummi_site import pings
+
 # Each turn of a chore visits at most this many connections, and a chore's turns are spread
 # evenly over its period: with 5,000 sockets a process, 100 turns of 50 every 5 s. A turn then
 # holds the event loop for a fraction of a millisecond. Visiting a tenth of them at a time
-# (500 a turn, every 0.5 s) held it for 4-19 ms 4 times a second, which the moves arriving
-# then waited out: with 10,000 idle sockets their p99 grew by a third (benchmarks/
-# bench_sockets.py, with benchmarks/stalls_web.py naming the long callbacks).
+# (500 a turn, every 0.5 s) held it for 3-27 ms, 23 times in 60 s of moves with 10,000 idle
+# sockets, and the moves arriving then waited it out; at 50 a turn, 1 or 2 timer callbacks
+# took over 3 ms in the same 60 s (benchmarks/bench_sockets.py with RUMMI_BENCH_LIVE_STALLS,
+# benchmarks/stalls_web.py naming the long callbacks).
 CHUNK = 50
 TIMEOUT_PERIOD_S = 5.0
 REAP_PERIOD_S = 5.0
@@ -55,6 +60,39 @@ PING_INTERVAL_S = 55
 logger = logging.getLogger("daphne.server")
 
 _connect = ws_protocol.WebSocketProtocol.onConnect
+_on_message_daphne = ws_protocol.WebSocketProtocol.onMessage
+_create_application = server.Server.create_application
+_PING = pings.PING.encode()
+_PONG = pings.PONG.encode()
+
+
+def create_application(self: Any, protocol: Any, scope: dict[str, Any]) -> Any:
+    """Daphne's ``create_application``, a websocket's scope given a dict it shares with its
+    protocol, where the consumer says whether the protocol may answer its pings."""
+    if scope.get("type") == "websocket":
+        scope[pings.ANSWER_KEY] = protocol.__dict__.setdefault("_rummi_pings", {})
+    return _create_application(self, protocol, scope)
+
+
+def _answer_ping(self: Any, payload: bytes, binary: bool) -> bool:
+    """Answer the board's ping here if the consumer allows it and the last one answered here
+    was at least ``ANSWER_EVERY_S`` ago (faster ones go on to the consumer's flood limit)."""
+    flags = self.__dict__.get("_rummi_pings")
+    if binary or payload != _PING or not flags or not flags.get("answer_pings") or self.muted:
+        return False
+    now = time.time()
+    if now - flags.get("answered", 0.0) < pings.ANSWER_EVERY_S:
+        return False
+    flags["answered"] = now
+    self.last_ping = now  # as daphne's onMessage does for every message
+    self.sendMessage(_PONG, False)
+    return True
+
+
+def _on_message(self: Any, payload: bytes, isBinary: bool) -> None:  # noqa: N803 - autobahn's
+    """Daphne's onMessage, unless the message is a ping answered here."""
+    if not _answer_ping(self, payload, isBinary):
+        _on_message_daphne(self, payload, isBinary)
 
 
 def _on_connect(self: Any, request: Any) -> Any:
@@ -151,9 +189,11 @@ LABELLED = (autobahn.websocket.protocol, autobahn.twisted.websocket)
 
 
 def install() -> None:
-    """Put the sliced chores, the spread first ping and plain debug labels in place of
-    daphne's and autobahn's."""
+    """Put the chunked chores, the spread first ping, the pings answered here and plain debug
+    labels in place of daphne's and autobahn's."""
     ws_protocol.WebSocketProtocol.onConnect = _on_connect
+    ws_protocol.WebSocketProtocol.onMessage = _on_message
+    server.Server.create_application = create_application
     server.Server.timeout_checker = timeout_checker
     server.Server.application_checker = application_checker
     for module in LABELLED:

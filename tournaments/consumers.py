@@ -8,6 +8,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from rummi_site.pings import PING, PONG, answer_here
+
 from .live import group_name
 from .models import Tournament
 from .views import standings_frame
@@ -23,6 +25,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         self.group = group_name(self.tid)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        answer_here(self.scope)  # a ping needs nothing from this consumer
         await self.send(text_data=json.dumps(frame))
 
     @database_sync_to_async
@@ -35,8 +38,8 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data == '{"type":"ping"}':
-            await self.send(text_data='{"type":"pong"}')
+        if text_data == PING:
+            await self.send(text_data=PONG)
 
     async def tournament_update(self, message: dict[str, Any]) -> None:
         await self.send(text_data=message["text"])

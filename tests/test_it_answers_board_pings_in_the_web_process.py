@@ -1,0 +1,128 @@
+"""The board's ping (every 25 s) is answered by the web process's protocol when the socket's
+consumer needs nothing from it, without waking the consumer (rummi_site/pings.py,
+rummi_site/web.py, docs/deploy.md "Sockets"); a stand-in game's seats still hear each ping."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from daphne import server as daphne_server
+from django.test import Client
+
+from games import services
+from rummi_site import pings, web
+from rummi_site.asgi import application
+
+from .games.test_it_pushes_frames_without_leaking_racks import cookie_of
+
+
+class Protocol:
+    """What the protocol's message handler touches of daphne's websocket protocol."""
+
+    muted = False
+
+    def __init__(self, answer: bool) -> None:
+        self._rummi_pings: dict[str, Any] = {"answer_pings": True} if answer else {}
+        self.sent: list[tuple[bytes, bool]] = []
+        self.last_ping = 0.0
+
+    def sendMessage(self, payload: bytes, binary: bool) -> None:  # noqa: N802 - autobahn's
+        self.sent.append((payload, binary))
+
+
+@pytest.fixture
+def passed_on(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """The messages handed to daphne's own onMessage (and so to the consumer)."""
+    seen: list[bytes] = []
+    monkeypatch.setattr(
+        web, "_on_message_daphne", lambda self, payload, binary: seen.append(payload)
+    )
+    return seen
+
+
+def test_a_ping_is_answered_here_once_a_second_when_the_consumer_allows(
+    passed_on: list[bytes],
+) -> None:
+    protocol = Protocol(answer=True)
+    before = time.time()
+    web._on_message(protocol, pings.PING.encode(), False)
+    assert protocol.sent == [(pings.PONG.encode(), False)] and passed_on == []
+    assert protocol.last_ping >= before  # daphne's own ping waits as for any message
+    # A second ping within the second goes to the consumer, whose flood limit counts it.
+    web._on_message(protocol, pings.PING.encode(), False)
+    assert passed_on == [pings.PING.encode()] and len(protocol.sent) == 1
+    # Anything else goes on as before.
+    for payload, binary in ((b'{"type":"act"}', False), (pings.PING.encode(), True)):
+        web._on_message(protocol, payload, binary)
+    assert passed_on[1:] == [b'{"type":"act"}', pings.PING.encode()]
+    protocol._rummi_pings["answered"] -= pings.ANSWER_EVERY_S
+    web._on_message(protocol, pings.PING.encode(), False)
+    assert len(protocol.sent) == 2
+
+
+def test_a_ping_goes_to_the_consumer_unless_it_allows_or_while_muted(
+    passed_on: list[bytes],
+) -> None:
+    quiet = Protocol(answer=False)
+    web._on_message(quiet, pings.PING.encode(), False)
+    muted = Protocol(answer=True)
+    muted.muted = True
+    web._on_message(muted, pings.PING.encode(), False)
+    assert passed_on == [pings.PING.encode()] * 2 and quiet.sent == muted.sent == []
+
+
+def test_a_websockets_scope_shares_the_flags_with_its_protocol(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made: list[dict[str, Any]] = []
+    monkeypatch.setattr(
+        web, "_create_application", lambda self, protocol, scope: made.append(scope)
+    )
+    protocol, other = Protocol(answer=False), Protocol(answer=False)
+    del protocol._rummi_pings, other._rummi_pings
+    server = daphne_server.Server(application=None, endpoints=["tcp:port=0:interface=127.0.0.1"])
+    web.create_application(server, protocol, {"type": "websocket"})
+    web.create_application(server, other, {"type": "http"})
+    pings.answer_here(made[0])
+    assert protocol._rummi_pings == {"answer_pings": True}  # type: ignore[attr-defined]
+    assert pings.ANSWER_KEY not in made[1] and not hasattr(other, "_rummi_pings")
+
+
+def consumer_flags(gid: str, cookie: bytes | None) -> dict[str, Any]:
+    """Open the game's socket with the flags daphne's protocol would share; return them."""
+    headers = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
+    if cookie:
+        headers.append((b"cookie", cookie))
+    flags: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        sock = WebsocketCommunicator(application, f"/ws/games/{gid}/", headers=headers)
+        sock.scope[pings.ANSWER_KEY] = flags  # before the application first runs
+        assert (await sock.connect())[0]
+        await sock.receive_json_from()  # hello
+        await sock.send_to(text_data=pings.PING)
+        assert await sock.receive_json_from(timeout=10) == {"type": "pong"}
+        await sock.disconnect()
+
+    asyncio.run(scenario())
+    return flags
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_watcher_lets_the_protocol_answer_and_a_stand_in_games_seat_does_not(
+    alice: Any, bob: Any
+) -> None:
+    seats = [{"user_id": alice.pk, "name": "alice"}, {"user_id": bob.pk, "name": "bob"}]
+    covered = services.create_seated_game({"mode": "lan", "clock": 60}, seats, stand_in=True)
+    plain = services.create_seated_game({"mode": "lan", "clock": 60}, seats, stand_in=False)
+    client = Client()
+    client.force_login(alice)
+    mine = cookie_of(client)
+    assert consumer_flags(plain.public_id, None) == {"answer_pings": True}  # a watcher
+    assert consumer_flags(plain.public_id, mine) == {"answer_pings": True}
+    assert consumer_flags(covered.public_id, None) == {"answer_pings": True}
+    assert consumer_flags(covered.public_id, mine) == {}  # its pings keep the seat present
