@@ -4,7 +4,8 @@
 The live bench's 250 four-seat tables (1,000 sockets, moves by socket) run a step at 100 moves/s;
 then 10,000 idle sockets open (spectators of other seated games that do not move: what watchers
 and players waiting on other tables hold; each sends the board's ping every 25 s and reads its
-pong, as an open board does), and the same step runs twice; then the idle sockets
+pong, as an open board does; they live in a process of their own, apart from the harness that
+times the moves), and the same step runs twice; then the idle sockets
 close and the step runs once more (without, with, with, without: the machine's drift weighs on
 both sides). Reports the servers' RSS before and after the idle sockets, the memory a socket
 costs, and the moves' p99 with and without them (the mean of each side's two steps). Targets:
@@ -23,9 +24,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import resource
 import secrets
 import time
+from multiprocessing.connection import Connection
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -122,6 +125,7 @@ def pooled(steps: list[dict[str, Any]]) -> dict[str, Any]:
                 "max_ms": s["latency_ms"]["max"],
                 "harness_gc": s["harness_gc"],
                 "machine_cpu_busy_percent": s["machine_cpu_busy_percent"],
+                "harness_cpu_percent": s["harness_cpu_percent"],
                 "window": s["window"],
             }
             for s in steps
@@ -161,6 +165,32 @@ async def board_pings(idle: list[ClientConnection], sent: list[int]) -> None:
             task.add_done_callback(pending.discard)
 
 
+def crowd(conn: Connection, gids: list[str], ports: list[int], count: int) -> None:
+    """The idle sockets' own process: open them, ping as boards do until told to close, close
+    them. Apart from the harness, so that their connects, pings and pongs do not delay the
+    moving tables' frames in the harness's event loop, as they would not in 10,000 browsers."""
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        started = time.perf_counter()
+        try:
+            idle, refused = await open_idle(gids, ports, count)
+        except Exception as error:  # told to the parent, which stops the bench with it
+            conn.send({"error": f"{type(error).__name__}: {error}"})
+            return
+        opened_s = round(time.perf_counter() - started, 1)
+        conn.send({"open": len(idle), "refused": refused, "seconds": opened_s})
+        pings = [0, 0]
+        pinger = asyncio.create_task(board_pings(idle, pings))
+        await loop.run_in_executor(None, conn.recv)  # "close"
+        pinger.cancel()
+        still_open = sum(1 for ws in idle if ws.state.name == "OPEN")
+        await asyncio.gather(*(ws.close() for ws in idle), return_exceptions=True)
+        conn.send({"still_open": still_open, "pings": pings})
+
+    asyncio.run(run())
+
+
 async def measure(
     games: list[dict[str, Any]], idle_gids: list[str], servers: list[tuple[int, int]]
 ) -> dict[str, Any]:
@@ -169,31 +199,36 @@ async def measure(
     ports = [port for port, _ in servers]
     pids = [pid for _, pid in servers]
     harness = Harness(games, ports, pids)
-    idle: list[ClientConnection] = []
-    pings = [0, 0]
+    loop = asyncio.get_running_loop()
+    context = multiprocessing.get_context("spawn")
+    here, there = context.Pipe()
+    idle = context.Process(target=crowd, args=(there, idle_gids, ports, IDLE), daemon=True)
     try:
         await harness.connect_all()
         await harness.run_step(20.0, 5.0)  # warm up
         without = [await harness.run_step(PACE, live.STEP_SECONDS)]
         quiet_before = await quiet_cpu_ms_per_s(pids)
         rss_before = rss_mb(pids)
-        started = time.perf_counter()
-        idle, refused = await open_idle(idle_gids, ports, IDLE)
-        opened_s = round(time.perf_counter() - started, 1)
-        live.log(f"  {len(idle)} idle sockets open in {opened_s} s")
+        idle.start()
+        opened = await loop.run_in_executor(None, here.recv)
+        if "error" in opened:
+            raise RuntimeError(f"the idle sockets failed to open: {opened['error']}")
+        opened_s, refused = opened["seconds"], opened["refused"]
+        live.log(f"  {opened['open']} idle sockets open in {opened_s} s (their own process)")
         await asyncio.sleep(2)  # let the servers settle what the connects made
-        pinger = asyncio.create_task(board_pings(idle, pings))
         rss_after = rss_mb(pids)
         quiet_after = await quiet_cpu_ms_per_s(pids)
         with_idle = [await harness.run_step(PACE, live.STEP_SECONDS) for _ in range(2)]
-        pinger.cancel()
-        still_open = sum(1 for ws in idle if ws.state.name == "OPEN")
-        await asyncio.gather(*(ws.close() for ws in idle), return_exceptions=True)
-        idle = []
+        here.send("close")
+        closed = await loop.run_in_executor(None, here.recv)
+        still_open, pings = closed["still_open"], closed["pings"]
         await asyncio.sleep(5)  # the servers' disconnects (each leaves its group)
         without.append(await harness.run_step(PACE, live.STEP_SECONDS))
     finally:
-        await asyncio.gather(*(ws.close() for ws in idle), return_exceptions=True)
+        if idle.is_alive():
+            idle.terminate()
+        if idle.pid is not None:
+            idle.join()
         await harness.close()
     total_before, total_after = sum(rss_before.values()), sum(rss_after.values())
     before, after = pooled(without), pooled(with_idle)

@@ -4,7 +4,8 @@ that holds the loop for long: what the moves waiting behind it wait for.
 Used by bench_live.py (and so bench_sockets.py) when ``RUMMI_BENCH_LIVE_STALLS`` is set. Each
 ``asyncio`` callback (twisted's reactor runs on asyncio here: its timers, socket reads and the
 consumers' tasks are all such callbacks) is timed; one that takes ``STALL_MS`` or more is kept
-with its wall-clock start, its duration and a name (a task's coroutine, a timer's function).
+with its wall-clock start, its duration and a name (a task's coroutine, a timer's function);
+so is each garbage collection that long, on any thread (a callback it ran in is kept too).
 The time includes waits for the GIL held by the threads running synchronous code (a move's
 database work), which delay the loop as much as its own work does.
 
@@ -19,10 +20,12 @@ from __future__ import annotations
 
 import asyncio.events
 import atexit
+import gc
 import json
 import os
 import runpy
 import sys
+import threading
 import time
 from typing import Any
 
@@ -63,6 +66,23 @@ def _timed(run: Any) -> Any:
     return wrapper
 
 
+_gc_started: dict[int, float] = {}
+
+
+def _gc(phase: str, info: dict[str, int]) -> None:
+    """Garbage collections that take ``STALL_MS`` or more, on whichever thread ran them (one
+    on a pool thread holds the GIL, so the loop waits too)."""
+    thread = threading.get_ident()
+    if phase == "start":
+        _gc_started[thread] = time.perf_counter()
+        return
+    spent = time.perf_counter() - _gc_started.pop(thread, time.perf_counter())
+    if spent * 1000 >= STALL_MS:
+        where = threading.current_thread().name
+        name = f"gc generation {info['generation']} ({where})"
+        _stalls.append((time.time() - spent, round(spent * 1000, 2), name))
+
+
 def main() -> None:
     if len(sys.argv) < 3:
         sys.exit("usage: stalls_web.py OUT MODULE [ARGS ...]")
@@ -70,6 +90,7 @@ def main() -> None:
     sys.path.insert(0, os.getcwd())
     sys.argv = [module, *args]
     asyncio.events.Handle._run = _timed(asyncio.events.Handle._run)  # type: ignore[method-assign]
+    gc.callbacks.append(_gc)
 
     def save() -> None:
         record = {"stall_ms": STALL_MS, "callbacks": _count, "stalls": _stalls}
