@@ -27,6 +27,7 @@ Usage: python -m benchmarks.bench_r45_bots [DEALS_2P [DEALS_4P [LENGTH_GAMES [PA
 from __future__ import annotations
 
 import math
+import os
 import random
 import statistics
 import sys
@@ -69,7 +70,7 @@ from games.engine.r45.views import view_for
 DEALS_2P = 1000
 DEALS_4P = 1000
 LENGTH_GAMES = 1000
-PROCESSES = 2
+PROCESSES = int(os.environ.get("R45_BENCH_PROCESSES", "2"))
 MAX_ACTIONS = 20_000  # far past any game the renewal limit allows; a safety net only
 Z95 = 1.959963984540054
 TARGET_2P, TARGET_2P_LOW, TARGET_4P = 0.60, 0.55, 0.35
