@@ -33,9 +33,11 @@ Strengths, weakest first (``BOT_STRENGTHS``; the site maps its own onto them, do
   of melds and nothing else is not a way out: the discard must break one). It reads which
   tiles are gone (the train, every display, the take-back piles, the trump: what the others
   have taken and laid down) and keeps the tiles a meld, a stitch or a board combination will
-  need while their missing tiles are still live; with 8 tiles or fewer outside its melds it
-  discards the tile after which the most of the next draws let it go out (or lay off the
-  most), and it keeps its jokers for melds until its last tiles.
+  need while their missing tiles are still live; before its first display, among the tiles it
+  would let go first, it discards the one after which the most next draws make that display;
+  with 8 tiles or fewer outside its melds it discards the tile after which the most of the
+  next draws let it go out (or lay off the most), and it keeps its jokers for melds until its
+  last tiles.
 """
 
 from __future__ import annotations
