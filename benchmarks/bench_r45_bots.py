@@ -18,7 +18,8 @@
 
 Every game is played with the engine's own ``new_game``/``apply``, each bot seeing only
 ``view_for`` its seat; the 106 tiles are checked to be in exactly one zone after every move.
-Games run in at most 2 processes (``PROCESSES``).
+Games run in at most 2 processes (``PROCESSES``; the environment variable
+``R45_BENCH_PROCESSES`` sets another count, 1 on a shared machine).
 
 Usage: python -m benchmarks.bench_r45_bots [DEALS_2P [DEALS_4P [LENGTH_GAMES [PAIRINGS]]]]
 (PAIRINGS: comma-separated names, e.g. expert-hard-2p; a count of 0 skips that part)
