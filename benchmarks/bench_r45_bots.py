@@ -18,7 +18,8 @@
 
 Every game is played with the engine's own ``new_game``/``apply``, each bot seeing only
 ``view_for`` its seat; the 106 tiles are checked to be in exactly one zone after every move.
-Games run in at most 2 processes (``PROCESSES``).
+Games run in at most 2 processes (``PROCESSES``; the environment variable
+``R45_BENCH_PROCESSES`` sets another count, 1 on a shared machine).
 
 Usage: python -m benchmarks.bench_r45_bots [DEALS_2P [DEALS_4P [LENGTH_GAMES [PAIRINGS]]]]
 (PAIRINGS: comma-separated names, e.g. expert-hard-2p; a count of 0 skips that part)
@@ -27,6 +28,7 @@ Usage: python -m benchmarks.bench_r45_bots [DEALS_2P [DEALS_4P [LENGTH_GAMES [PA
 from __future__ import annotations
 
 import math
+import os
 import random
 import statistics
 import sys
@@ -69,7 +71,7 @@ from games.engine.r45.views import view_for
 DEALS_2P = 1000
 DEALS_4P = 1000
 LENGTH_GAMES = 1000
-PROCESSES = 2
+PROCESSES = int(os.environ.get("R45_BENCH_PROCESSES", "2"))
 MAX_ACTIONS = 20_000  # far past any game the renewal limit allows; a safety net only
 Z95 = 1.959963984540054
 TARGET_2P, TARGET_2P_LOW, TARGET_4P = 0.60, 0.55, 0.35

@@ -33,9 +33,11 @@ Strengths, weakest first (``BOT_STRENGTHS``; the site maps its own onto them, do
   of melds and nothing else is not a way out: the discard must break one). It reads which
   tiles are gone (the train, every display, the take-back piles, the trump: what the others
   have taken and laid down) and keeps the tiles a meld, a stitch or a board combination will
-  need while their missing tiles are still live; with 8 tiles or fewer outside its melds it
-  discards the tile after which the most of the next draws let it go out (or lay off the
-  most), and it keeps its jokers for melds until its last tiles.
+  need while their missing tiles are still live; before its first display, among the tiles it
+  would let go first, it discards the one after which the most next draws make that display;
+  with 8 tiles or fewer outside its melds it discards the tile after which the most of the
+  next draws let it go out (or lay off the most), and it keeps its jokers for melds until its
+  last tiles.
 """
 
 from __future__ import annotations
@@ -784,10 +786,38 @@ def _discard(
             loose = [t for t in plain if t not in used] or plain
             if 2 <= len(rack) - len(used) <= LOOKAHEAD_TILES + 1:
                 return Discard(seat, _last_tiles_discard(view, rack, loose, gone))
-        tile = min(plain, key=lambda t: (_keep(view, t, rack, gone), -end_value(TILES[t]), t))
-        return Discard(seat, tile)
+        order = sorted(plain, key=lambda t: (_keep(view, t, rack, gone), -end_value(TILES[t]), t))
+        if not opened and not view["on_board"][seat]:
+            return Discard(seat, _opening_discard(rack, order[:OPENING_CHOICES], gone))
+        return Discard(seat, order[0])
     tile = min(plain, key=lambda t: (_links(t, rack), -end_value(TILES[t]), t))
     return Discard(seat, tile)
+
+
+# Before its first display the expert weighs this many of the discards it would rather make.
+OPENING_CHOICES = 4
+
+
+def _opening_discard(rack: list[int], choices: list[int], gone: Counter[Tile]) -> int:
+    """Among ``choices`` (best first), the discard after which the most of the next draws let
+    the board make its first display (45 points, a tile kept to discard); the first choice when
+    none is likelier than it. Only a draw that stands in a meld with a tile of the board can
+    change what the board displays."""
+    best, chosen = -1.0, choices[0]
+    for tile in choices:
+        kept = [t for t in rack if t != tile]
+        near = {TILES[t] for t in kept}
+        ways = 0.0
+        for kind in _ALL_KINDS:
+            copies = 2 - gone[kind]
+            if copies <= 0 or not (kind.is_joker or any(_related(kind, k) for k in near)):
+                continue
+            drawn = next(i for i in _IDS_OF[kind] if i not in kept)
+            if best_display(kept + [drawn], True)[0]:
+                ways += copies
+        if ways > best:
+            best, chosen = ways, tile
+    return chosen
 
 
 def _gone(view: Mapping[str, Any], seat: int) -> Counter[Tile]:
