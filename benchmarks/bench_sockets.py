@@ -182,11 +182,14 @@ def crowd(conn: Connection, gids: list[str], ports: list[int], count: int) -> No
         conn.send({"open": len(idle), "refused": refused, "seconds": opened_s})
         pings = [0, 0]
         pinger = asyncio.create_task(board_pings(idle, pings))
+        cpu, wall = time.process_time(), time.perf_counter()
         await loop.run_in_executor(None, conn.recv)  # "close"
         pinger.cancel()
+        cpu_ms_per_s = 1000 * (time.process_time() - cpu) / (time.perf_counter() - wall)
         still_open = sum(1 for ws in idle if ws.state.name == "OPEN")
         await asyncio.gather(*(ws.close() for ws in idle), return_exceptions=True)
-        conn.send({"still_open": still_open, "pings": pings})
+        closed = {"still_open": still_open, "pings": pings, "cpu_ms_per_s": round(cpu_ms_per_s, 1)}
+        conn.send(closed)
 
     asyncio.run(run())
 
@@ -221,7 +224,7 @@ async def measure(
         with_idle = [await harness.run_step(PACE, live.STEP_SECONDS) for _ in range(2)]
         here.send("close")
         closed = await loop.run_in_executor(None, here.recv)
-        still_open, pings = closed["still_open"], closed["pings"]
+        still_open, pings, crowd_cpu = closed["still_open"], closed["pings"], closed["cpu_ms_per_s"]
         await asyncio.sleep(5)  # the servers' disconnects (each leaves its group)
         without.append(await harness.run_step(PACE, live.STEP_SECONDS))
     finally:
@@ -239,6 +242,8 @@ async def measure(
         # The idle sockets' board pings while they were open, and the pongs read.
         "board_ping_s": BOARD_PING_S,
         "board_pings_sent_and_answered": pings,
+        # The idle sockets' own process while they were open and pinging (the browsers' side).
+        "crowd_cpu_ms_per_s": crowd_cpu,
         "idle_open_seconds": opened_s,
         "idle_connects_per_s": round(IDLE / opened_s, 1) if opened_s else None,
         "idle_connects_refused_then_retried": refused,
