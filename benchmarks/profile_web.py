@@ -30,6 +30,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 # Each thread's profile: thread id -> (name, profiler, generation).
@@ -79,12 +80,21 @@ def _profiled_work(run):  # type: ignore[no-untyped-def]
     return wrapper
 
 
-def main() -> None:
+def run_module(tool: str, install: Callable[[str], None]) -> None:
+    """``python benchmarks/<tool> OUT MODULE [ARGS ...]``: ``install(OUT)`` (what watches the
+    process and writes OUT at exit), then MODULE as ``python -m MODULE ARGS`` would run it, from
+    the working folder (so a baseline's worktree runs its own code). Shared with stalls_web.py."""
     if len(sys.argv) < 3:
-        sys.exit("usage: profile_web.py OUT MODULE [ARGS ...]")
+        sys.exit(f"usage: {tool} OUT MODULE [ARGS ...]")
     out, module, *args = sys.argv[1:]
     sys.path.insert(0, os.getcwd())
     sys.argv = [module, *args]
+    install(out)
+    runpy.run_module(module, run_name="__main__", alter_sys=True)
+
+
+def install(out: str) -> None:
+    """Profile every thread from now on; write the profiles to ``out`` at exit."""
     threading.Thread.run = _profiled_thread(threading.Thread.run)  # type: ignore[method-assign]
     work = concurrent.futures.thread._WorkItem
     work.run = _profiled_work(work.run)  # type: ignore[method-assign]
@@ -103,7 +113,10 @@ def main() -> None:
     atexit.register(save)
     signal.signal(signal.SIGUSR1, _reset)
     _start(0)
-    runpy.run_module(module, run_name="__main__", alter_sys=True)
+
+
+def main() -> None:
+    run_module("profile_web.py", install)
 
 
 if __name__ == "__main__":

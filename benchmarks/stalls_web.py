@@ -23,11 +23,14 @@ import atexit
 import gc
 import json
 import os
-import runpy
-import sys
 import threading
 import time
 from typing import Any
+
+try:  # imported as part of the package (tests), or run as a script beside profile_web.py
+    from benchmarks.profile_web import run_module
+except ImportError:  # pragma: no cover - a script's folder is first on the import path
+    from profile_web import run_module  # type: ignore[no-redef]
 
 STALL_MS = float(os.environ.get("RUMMI_BENCH_STALL_MS", "3"))
 _stalls: list[tuple[float, float, str]] = []
@@ -83,12 +86,9 @@ def _gc(phase: str, info: dict[str, int]) -> None:
         _stalls.append((time.time() - spent, round(spent * 1000, 2), name))
 
 
-def main() -> None:
-    if len(sys.argv) < 3:
-        sys.exit("usage: stalls_web.py OUT MODULE [ARGS ...]")
-    out, module, *args = sys.argv[1:]
-    sys.path.insert(0, os.getcwd())
-    sys.argv = [module, *args]
+def install(out: str) -> None:
+    """Time the loop's callbacks and the collections from now on; write the stalls to ``out``
+    at exit."""
     asyncio.events.Handle._run = _timed(asyncio.events.Handle._run)  # type: ignore[method-assign]
     gc.callbacks.append(_gc)
 
@@ -98,7 +98,10 @@ def main() -> None:
             json.dump(record, fh)
 
     atexit.register(save)
-    runpy.run_module(module, run_name="__main__", alter_sys=True)
+
+
+def main() -> None:
+    run_module("stalls_web.py", install)
 
 
 if __name__ == "__main__":
