@@ -155,7 +155,9 @@ def test_install_puts_the_chores_in_daphnes_place(monkeypatch: pytest.MonkeyPatc
     for owner, name in (
         (daphne_server.Server, "timeout_checker"),
         (daphne_server.Server, "application_checker"),
+        (daphne_server.Server, "create_application"),
         (ws_protocol.WebSocketProtocol, "onConnect"),
+        (ws_protocol.WebSocketProtocol, "onMessage"),
         *((module, label) for module in web.LABELLED for label in ("hltype", "hlval")),
     ):
         monkeypatch.setattr(owner, name, getattr(owner, name))
@@ -163,6 +165,8 @@ def test_install_puts_the_chores_in_daphnes_place(monkeypatch: pytest.MonkeyPatc
     assert daphne_server.Server.timeout_checker is web.timeout_checker
     assert daphne_server.Server.application_checker is web.application_checker
     assert ws_protocol.WebSocketProtocol.onConnect is web._on_connect
+    assert ws_protocol.WebSocketProtocol.onMessage is web._on_message
+    assert daphne_server.Server.create_application is web.create_application
     for module in web.LABELLED:
         assert module.hltype is web.plain_type and module.hlval is str
 
