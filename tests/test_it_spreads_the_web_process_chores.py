@@ -151,8 +151,10 @@ def test_first_pings_are_spread_over_the_interval(monkeypatch: pytest.MonkeyPatc
 def test_install_puts_the_chores_in_daphnes_place(monkeypatch: pytest.MonkeyPatch) -> None:
     from daphne import server as daphne_server
     from daphne import ws_protocol
+    from twisted.internet import tcp
 
     for owner, name in (
+        (tcp.Connection, "write"),
         (daphne_server.Server, "timeout_checker"),
         (daphne_server.Server, "application_checker"),
         (daphne_server.Server, "create_application"),
@@ -167,6 +169,7 @@ def test_install_puts_the_chores_in_daphnes_place(monkeypatch: pytest.MonkeyPatc
     assert ws_protocol.WebSocketProtocol.onConnect is web._on_connect
     assert ws_protocol.WebSocketProtocol.onMessage is web._on_message
     assert daphne_server.Server.create_application is web.create_application
+    assert tcp.Connection.write is web.write_now
     for module in web.LABELLED:
         assert module.hltype is web.plain_type and module.hlval is str
 
