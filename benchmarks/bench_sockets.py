@@ -3,21 +3,22 @@
 
 The live bench's 250 four-seat tables (1,000 sockets, moves by socket) run a step at 100 moves/s;
 then 10,000 idle sockets open (spectators of other seated games that do not move: what watchers
-and players waiting on other tables hold; each sends the board's ping every 25 s and reads its
-pong, as an open board does; they live in a process of their own, apart from the harness that
-times the moves), and the same step runs twice; then the idle sockets
-close and the step runs once more (without, with, with, without: the machine's drift weighs on
-both sides). Reports the servers' RSS before and after the idle sockets, the memory a socket
-costs, and the moves' p99 with and without them (the mean of each side's two steps). Targets:
-all 10,000 in at most 1 GB RSS over both processes, and the p99 within 10% of the steps
-without them.
+and players waiting on other tables hold; each sends the board's ping as often as its hello
+says, ``ping_s``: 50 s for a watcher, and reads its pong, as an open board does; they live in a
+process of their own, apart from the harness that times the moves), and the same step runs
+twice; then the idle sockets close and the step runs once more (without, with, with, without:
+the machine's drift weighs on both sides). Reports the servers' RSS before and after the idle
+sockets, the memory a socket costs, and the moves' p99 with and without them (the mean of each
+side's two steps). Targets: all 10,000 in at most 1 GB RSS over both processes, and the p99
+within 10% of the steps without them.
 
 Also measures the servers' CPU over ``RUMMI_BENCH_SOCKETS_QUIET`` seconds (10) with no move
 made, before and with the idle sockets: what holding them costs by itself.
 
 Needs PostgreSQL and Redis (as benchmarks/bench_live.py, whose database, settings and daphne
 processes it uses). ``RUMMI_BENCH_SOCKETS_IDLE`` (10000), ``RUMMI_BENCH_SOCKETS_PACE`` (100),
-``RUMMI_BENCH_LIVE_SECONDS`` (20 s a step).
+``RUMMI_BENCH_SOCKETS_BOARD_PING`` (seconds between an idle socket's pings instead of its
+hello's ``ping_s``; 0: silent), ``RUMMI_BENCH_LIVE_SECONDS`` (20 s a step).
 """
 
 from __future__ import annotations
@@ -40,22 +41,28 @@ from .live_harness import CLOCK_TICK, HOST, Harness, cpu_ticks, rss_kb
 IDLE = int(live.setting("RUMMI_BENCH_SOCKETS_IDLE", "10000"))
 PACE = float(live.setting("RUMMI_BENCH_SOCKETS_PACE", "100"))
 PER_GAME = 20  # idle sockets on each idle game
-# As the board does (static/kit/client.js), each idle socket sends {"type":"ping"} this often
-# and reads its pong: what a watcher's open board costs the server. 0 leaves them silent.
-BOARD_PING_S = float(live.setting("RUMMI_BENCH_SOCKETS_BOARD_PING", "25"))
+# As the board does (static/kit/client.js), each idle socket sends {"type":"ping"} as often as
+# its hello says (``ping_s``) and reads its pong: what a watcher's open board costs the server.
+# A number of seconds here pings that often instead; 0 leaves them silent.
+BOARD_PING = live.setting("RUMMI_BENCH_SOCKETS_BOARD_PING", "hello")
 CONNECTING = 25  # idle sockets connecting at once
 TARGET_MB = 1024.0
 TARGET_P99_GROWTH = 0.10
 
 
+def ping_every(hello: dict[str, Any]) -> float:
+    """How often an idle socket pings: as its hello says, unless the bench is told otherwise."""
+    return float(hello["ping_s"]) if BOARD_PING == "hello" else float(BOARD_PING)
+
+
 async def open_idle(
     gids: list[str], ports: list[int], count: int
-) -> tuple[list[ClientConnection], int]:
+) -> tuple[list[tuple[ClientConnection, float]], int]:
     """``count`` spectator sockets, ``PER_GAME`` to a game, alternating servers; each is kept
-    open (its hello read) and otherwise left alone. Also how many connects were refused and
-    tried again (a connect storm's refusals)."""
+    open (its hello read) and otherwise left alone, with how often it is to ping. Also how many
+    connects were refused and tried again (a connect storm's refusals)."""
     gate = asyncio.Semaphore(CONNECTING)
-    sockets: list[ClientConnection] = []
+    sockets: list[tuple[ClientConnection, float]] = []
     refused: list[str] = []
 
     async def one(n: int) -> None:
@@ -79,7 +86,7 @@ async def open_idle(
                     continue
                 if hello.get("type") != "hello":
                     raise RuntimeError(f"idle socket got {hello.get('type')!r} first")
-                sockets.append(ws)
+                sockets.append((ws, ping_every(hello)))
                 return
             raise RuntimeError(f"an idle socket was refused 5 times: {refused[-5:]}")
 
@@ -133,14 +140,14 @@ def pooled(steps: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-async def board_pings(idle: list[ClientConnection], sent: list[int]) -> None:
-    """Each idle socket's board ping every ``BOARD_PING_S``, the sockets taken in turn so that
+async def board_pings(idle: list[ClientConnection], every: float, sent: list[int]) -> None:
+    """Each idle socket's board ping every ``every`` seconds, the sockets taken in turn so that
     the pings are spread evenly over the interval (boards open at different times), each pong
     read (``sent``: [pings sent, pongs read])."""
-    if not BOARD_PING_S or not idle:
+    if not every or not idle:
         return
     loop = asyncio.get_running_loop()
-    gap = BOARD_PING_S / len(idle)
+    gap = every / len(idle)
     start = loop.time()
     pending: set[asyncio.Task[None]] = set()
 
@@ -179,15 +186,20 @@ def crowd(conn: Connection, gids: list[str], ports: list[int], count: int) -> No
             conn.send({"error": f"{type(error).__name__}: {error}"})
             return
         opened_s = round(time.perf_counter() - started, 1)
-        conn.send({"open": len(idle), "refused": refused, "seconds": opened_s})
+        intervals = sorted({every for _, every in idle})
+        conn.send({"open": len(idle), "refused": refused, "seconds": opened_s, "ping_s": intervals})
         pings = [0, 0]
-        pinger = asyncio.create_task(board_pings(idle, pings))
+        pingers = [
+            asyncio.create_task(board_pings([ws for ws, e in idle if e == every], every, pings))
+            for every in intervals
+        ]
         cpu, wall = time.process_time(), time.perf_counter()
         await loop.run_in_executor(None, conn.recv)  # "close"
-        pinger.cancel()
+        for pinger in pingers:
+            pinger.cancel()
         cpu_ms_per_s = 1000 * (time.process_time() - cpu) / (time.perf_counter() - wall)
-        still_open = sum(1 for ws in idle if ws.state.name == "OPEN")
-        await asyncio.gather(*(ws.close() for ws in idle), return_exceptions=True)
+        still_open = sum(1 for ws, _ in idle if ws.state.name == "OPEN")
+        await asyncio.gather(*(ws.close() for ws, _ in idle), return_exceptions=True)
         closed = {"still_open": still_open, "pings": pings, "cpu_ms_per_s": round(cpu_ms_per_s, 1)}
         conn.send(closed)
 
@@ -240,7 +252,7 @@ async def measure(
         "idle_sockets": IDLE,
         "idle_open_at_end": still_open,
         # The idle sockets' board pings while they were open, and the pongs read.
-        "board_ping_s": BOARD_PING_S,
+        "board_ping_s": opened["ping_s"],
         "board_pings_sent_and_answered": pings,
         # The idle sockets' own process while they were open and pinging (the browsers' side).
         "crowd_cpu_ms_per_s": crowd_cpu,

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from rummi_site.jsonapi import read_json, status_of
-from rummi_site.pings import PING, PONG, answer_here
+from rummi_site.pings import EVERY_S, PING, PONG, PRESENCE_EVERY_S, answer_here
 from rummi_site.retry import once_more_if_the_connection_died
 
 from .errors import DomainError
@@ -97,7 +97,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not self.presence:
             # Its pings need nothing from here (a stand-in game's seats record each one).
             answer_here(self.scope)
-        await self.send(text_data=json.dumps({"type": "hello", **hello}))
+        # How often the board pings (rummi_site/pings.py): often only where a ping records
+        # the player's presence.
+        ping_s = PRESENCE_EVERY_S if self.presence else EVERY_S
+        await self.send(text_data=json.dumps({"type": "hello", **hello, "ping_s": ping_s}))
 
     @database_sync_to_async
     def _load(self) -> tuple[Identity, str, dict[str, Any]] | None:
@@ -108,7 +111,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         seat = seat_of(game, viewer)
         key = str(seat.index) if seat is not None else SPECTATOR
         # A stand-in game hears from its players' sockets (services.seen): one write on
-        # connect, each ping (25 s) and disconnect, for those games only.
+        # connect, each ping (every 25 s) and disconnect, for those games only.
         self.presence = (game.pk, seat.index) if game.stand_in and seat is not None else None
         if self.presence:
             seen(*self.presence)

@@ -13,8 +13,9 @@ the event loop while the moves that arrived waited (benchmarks/bench_sockets.py)
 * a socket's first ping comes at a random point of the interval, not with every socket that
   opened in the same second (as they all do after a restart);
 * daphne pings only sockets quiet for 55 s (``PING_INTERVAL_S``), not every 20 s;
-* the board's own ping (every 25 s) is answered by the protocol when the socket's consumer
-  allows it (rummi_site/pings.py): through the consumer, 0.35 ms of CPU an answer;
+* the board's own ping (every 25 or 50 s, as the socket's hello says) is answered by the
+  protocol when the socket's consumer allows it (rummi_site/pings.py): through the consumer,
+  0.35 ms of CPU an answer;
 * a frame is sent as it is written when nothing waits in the socket's buffer
   (``write_now``). Twisted buffers every write, registers the socket for writing, sends on the
   loop's next turn and unregisters it: two ``epoll_ctl`` calls and a turn of the loop a frame,
@@ -57,9 +58,10 @@ CHUNK = 50
 TIMEOUT_PERIOD_S = 5.0
 REAP_PERIOD_S = 5.0
 # Daphne pings a socket that has sent nothing for this long (its default: 20 s). The board
-# sends its own ping every 25 s (static/kit/client.js), which resets daphne's count, so a
-# board's socket is never pinged by daphne; a quiet socket is, once a minute, well inside the
-# proxy's 1 h read timeout. At 20 s daphne pinged every board socket between its own pings.
+# sends its own ping every 25 or 50 s (static/kit/client.js, rummi_site/pings.py), which
+# resets daphne's count, so a board's socket is never pinged by daphne; a quiet socket is, once
+# a minute, well inside the proxy's 1 h read timeout. At 20 s daphne pinged every board socket
+# between its own pings.
 PING_INTERVAL_S = 55
 logger = logging.getLogger("daphne.server")
 

@@ -1,5 +1,5 @@
-"""The board's ping (every 25 s) is answered by the web process's protocol when the socket's
-consumer needs nothing from it, without waking the consumer (rummi_site/pings.py,
+"""The board's ping (every 25 or 50 s) is answered by the web process's protocol when the
+socket's consumer needs nothing from it, without waking the consumer (rummi_site/pings.py,
 rummi_site/web.py, docs/deploy.md "Sockets"); a stand-in game's seats still hear each ping."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from daphne import server as daphne_server
 from django.test import Client
 
 from games import services
+from games.services.fairness import STAND_IN_AFTER
 from rummi_site import pings, web
 from rummi_site.asgi import application
 
@@ -92,24 +93,26 @@ def test_a_websockets_scope_shares_the_flags_with_its_protocol(
     assert pings.ANSWER_KEY not in made[1] and not hasattr(other, "_rummi_pings")
 
 
-def consumer_flags(gid: str, cookie: bytes | None) -> dict[str, Any]:
-    """Open the game's socket with the flags daphne's protocol would share; return them."""
+def consumer_flags(gid: str, cookie: bytes | None) -> tuple[dict[str, Any], int]:
+    """Open the game's socket with the flags daphne's protocol would share; return them and
+    how often its hello tells the board to ping."""
     headers = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
     if cookie:
         headers.append((b"cookie", cookie))
     flags: dict[str, Any] = {}
 
-    async def scenario() -> None:
+    async def scenario() -> int:
         sock = WebsocketCommunicator(application, f"/ws/games/{gid}/", headers=headers)
         sock.scope[pings.ANSWER_KEY] = flags  # before the application first runs
         assert (await sock.connect())[0]
-        await sock.receive_json_from()  # hello
+        hello = await sock.receive_json_from()
+        assert hello["type"] == "hello"
         await sock.send_to(text_data=pings.PING)
         assert await sock.receive_json_from(timeout=10) == {"type": "pong"}
         await sock.disconnect()
+        return int(hello["ping_s"])
 
-    asyncio.run(scenario())
-    return flags
+    return flags, asyncio.run(scenario())
 
 
 @pytest.mark.django_db(transaction=True)
@@ -122,7 +125,12 @@ def test_a_watcher_lets_the_protocol_answer_and_a_stand_in_games_seat_does_not(
     client = Client()
     client.force_login(alice)
     mine = cookie_of(client)
-    assert consumer_flags(plain.public_id, None) == {"answer_pings": True}  # a watcher
-    assert consumer_flags(plain.public_id, mine) == {"answer_pings": True}
-    assert consumer_flags(covered.public_id, None) == {"answer_pings": True}
-    assert consumer_flags(covered.public_id, mine) == {}  # its pings keep the seat present
+    # A watcher, a seat at a plain table: the protocol answers, the board pings every 50 s.
+    answered = ({"answer_pings": True}, pings.EVERY_S)
+    assert consumer_flags(plain.public_id, None) == answered
+    assert consumer_flags(plain.public_id, mine) == answered
+    assert consumer_flags(covered.public_id, None) == answered
+    # A seat at a table with stand-ins: its pings keep the seat present, every 25 s, well
+    # inside the 60 s after which a stand-in plays for an unheard seat.
+    assert consumer_flags(covered.public_id, mine) == ({}, pings.PRESENCE_EVERY_S)
+    assert STAND_IN_AFTER.total_seconds() > 2 * pings.PRESENCE_EVERY_S  # one ping may be lost

@@ -6,6 +6,8 @@ const RETRIES = 3;
 // How long an action sent on the socket waits for its answer before it is sent again by POST
 // (same idempotency key, so it cannot land twice).
 const SOCKET_ANSWER_MS = 4000;
+// How often a board pings until the socket's hello says (rummi_site/pings.py).
+const PRESENCE_PING_S = 25;
 
 export class Client {
   constructor({ api, ws, csrf, seq, onUpdate, onConnection = () => {} }) {
@@ -129,23 +131,46 @@ export class Client {
     socket.addEventListener("open", () => {
       this.backoff = 500;
       this.onConnection("open");
-      clearInterval(this.pinger);
-      // Keeps idle proxies from closing a quiet socket during a long think.
-      this.pinger = setInterval(() => socket.readyState === 1 && socket.send('{"type":"ping"}'), 25000);
+      this.pingEvery(socket, PRESENCE_PING_S); // until the hello says how often
     });
-    socket.addEventListener("message", (e) => this.frame(e.data));
-    socket.addEventListener("close", () => {
-      if (this.socket !== socket) return;
-      this.socket = null;
-      // Actions still waiting for an answer on this socket go again by POST, same key.
-      for (const resolve of [...this.waiting.values()]) resolve(null);
-      this.onConnection("closed");
-      if (this.closed) return;
-      // Back off up to 15 s, with jitter so a restarted server is not hit by everyone at once.
-      const delay = Math.min(15000, this.backoff) * (0.75 + Math.random() / 2);
-      this.backoff *= 2;
-      setTimeout(() => this.connect(), delay);
+    socket.addEventListener("message", (e) => {
+      this.unanswered = false; // any frame shows the socket alive
+      this.frame(e.data);
     });
+    socket.addEventListener("close", () => this.lost(socket));
+  }
+
+  /** Ping every `seconds` (the hello's `ping_s`: often only where a ping records the player's
+   * presence). Keeps idle proxies from closing a quiet socket during a long think; a ping that
+   * got no frame back by the next one means a dead socket, which is given up and made again. */
+  pingEvery(socket, seconds) {
+    clearInterval(this.pinger);
+    this.unanswered = false;
+    this.pinger = setInterval(() => {
+      if (socket.readyState !== 1) return;
+      if (this.unanswered) {
+        this.lost(socket);
+        socket.close();
+        return;
+      }
+      this.unanswered = true;
+      socket.send('{"type":"ping"}');
+    }, seconds * 1000);
+  }
+
+  /** The socket closed or went dead: reconnect, and send by POST what waited on it. */
+  lost(socket) {
+    if (this.socket !== socket) return;
+    this.socket = null;
+    clearInterval(this.pinger);
+    // Actions still waiting for an answer on this socket go again by POST, same key.
+    for (const resolve of [...this.waiting.values()]) resolve(null);
+    this.onConnection("closed");
+    if (this.closed) return;
+    // Back off up to 15 s, with jitter so a restarted server is not hit by everyone at once.
+    const delay = Math.min(15000, this.backoff) * (0.75 + Math.random() / 2);
+    this.backoff *= 2;
+    setTimeout(() => this.connect(), delay);
   }
 
   frame(text) {
@@ -160,7 +185,8 @@ export class Client {
       return;
     }
     if (data.type === "hello") {
-      // Sent on connect: the whole summary, as GET answers it.
+      // Sent on connect: the whole summary, as GET answers it, and how often to ping.
+      if (this.socket && data.ping_s > 0) this.pingEvery(this.socket, data.ping_s);
       this.accept(data, "hello");
       return;
     }
