@@ -77,10 +77,12 @@ def write_now(self: Any, data: bytes) -> None:
     """Twisted's ``write`` of a TCP connection, but sent at once when nothing is buffered.
 
     The socket is non-blocking: ``send`` takes what fits and the rest is buffered and sent
-    when the socket can take it, as Twisted does. Only a plain, open connection with an empty
-    buffer, no producer and no close under way sends here; anything else (TLS, a send that
-    fails) goes Twisted's way, whose next write attempt meets the error and closes the
-    connection as before. Frames keep their order: nothing is sent here while any byte waits.
+    when the socket can take it, as Twisted does (pausing a streaming producer when it fills
+    up). Only a plain, open connection with an empty buffer and no close under way sends here,
+    with no producer or a streaming one not paused (a websocket keeps the HTTP channel it was
+    upgraded from as one); anything else (TLS, a pull producer, a send that fails) goes
+    Twisted's way, whose next write attempt meets the error and closes the connection as
+    before. Frames keep their order: nothing is sent here while any byte waits.
     """
     if (
         type(data) is bytes
@@ -91,7 +93,7 @@ def write_now(self: Any, data: bytes) -> None:
         and not self._writeDisconnected
         and not self._tempDataLen
         and self.offset == len(self.dataBuffer)
-        and self.producer is None
+        and (self.producer is None or (self.streamingProducer and not self.producerPaused))
         and not self.TLS
     ):
         try:

@@ -113,3 +113,42 @@ def test_a_send_that_fails_closes_the_connection_as_before(pair: Any) -> None:
     connection.write(b"to nobody")  # the send fails: buffered, the writer registered
     assert connection in reactor.writers
     assert connection.doWrite() is main.CONNECTION_LOST  # and the reactor closes it
+
+
+class Producer:
+    """A producer registered on the connection, as daphne's websocket keeps the HTTP channel
+    it was upgraded from (a streaming one)."""
+
+    def __init__(self) -> None:
+        self.paused = self.resumed = 0
+
+    def pauseProducing(self) -> None:  # noqa: N802 - Twisted's
+        self.paused += 1
+
+    def resumeProducing(self) -> None:  # noqa: N802 - Twisted's
+        self.resumed += 1
+
+    def stopProducing(self) -> None:  # noqa: N802 - Twisted's
+        pass
+
+
+def test_a_websocket_upgraded_from_http_sends_at_once_and_pauses_its_channel_when_full(
+    pair: Any,
+) -> None:
+    connection, theirs, reactor = pair
+    channel = Producer()
+    connection.registerProducer(channel, True)  # streaming, as twisted.web's HTTPChannel
+    connection.write(b"pong")
+    assert received(theirs) == b"pong" and reactor.added == 0
+    connection.write(bytes(10_000_000))  # what does not fit pauses the channel, as before
+    assert channel.paused == 1 and connection in reactor.writers
+
+
+def test_a_pull_producer_is_served_twisteds_way(pair: Any) -> None:
+    connection, theirs, reactor = pair
+    puller = Producer()
+    connection.registerProducer(puller, False)  # asks for more as each write drains
+    connection.write(b"chunk")
+    assert connection in reactor.writers and received(theirs) == b""
+    assert connection.doWrite() is None and received(theirs) == b"chunk"
+    assert puller.resumed == 2  # once on registering, once as the write drained
