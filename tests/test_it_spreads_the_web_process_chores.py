@@ -211,3 +211,43 @@ def test_a_frame_sent_builds_no_coloured_labels(
     web.install()
     assert protocol.hltype is web.plain_type and twisted_websocket.hlval is str
     assert send_one() == [b"frame"] and styled == []
+
+
+def test_a_burst_of_connects_is_collected_once_it_is_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    """settle_after_burst: one full collection when a burst of connects is over, none while it
+    goes on, none for a slow trickle or a small burst, and again for a new burst."""
+    collected: list[int] = []
+    monkeypatch.setattr(web.gc, "collect", lambda *generation: collected.append(1) or 0)
+
+    class Server:
+        pass
+
+    server = Server()
+
+    def periods(*open_at_each_start: int) -> None:
+        for n in open_at_each_start:
+            web.settle_after_burst(server, n)
+
+    burst = [10 + web.BURST // 2, 10 + web.BURST, 10 + 2 * web.BURST]
+    periods(10, *burst)  # the burst, still coming
+    assert collected == []
+    periods(burst[-1] + 1)  # over: a period with next to none new
+    assert collected == [1]
+    periods(*range(burst[-1] + 2, burst[-1] + 4 * web.BURST, web.BURST_QUIET - 1))  # a trickle
+    periods(100, 100 + web.BURST - 1, 100 + web.BURST - 1)  # most closed; a burst too small
+    assert collected == [1]
+    periods(100 + 2 * web.BURST, 100 + 3 * web.BURST, 100 + 3 * web.BURST)  # a new burst, over
+    assert collected == [1, 1]
+
+
+def test_the_timeout_walk_settles_at_the_start_of_each_period(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[int] = []
+    monkeypatch.setattr(web, "settle_after_burst", lambda server, n: seen.append(n))
+    server = Server(application=None, endpoints=["tcp:port=0:interface=127.0.0.1"])
+    server.connections = {Protocol(n, Counter()): {} for n in range(120)}
+    for _ in range(6):  # two periods of 3 turns (50, 50, 20)
+        web._next_chunk(server, "timeouts", 5.0)
+        web._next_chunk(server, "reaps", 5.0)
+    assert seen == [120, 120]
