@@ -94,6 +94,8 @@ async def open_idle(
     return sockets, len(refused)
 
 
+# Seconds from the last idle socket's connect to the measures with them open.
+SETTLE_S = 12.0
 # Seconds without moves over which the servers' own CPU is measured.
 QUIET_S = float(live.setting("RUMMI_BENCH_SOCKETS_QUIET", "10"))
 
@@ -230,7 +232,11 @@ async def measure(
             raise RuntimeError(f"the idle sockets failed to open: {opened['error']}")
         opened_s, refused = opened["seconds"], opened["refused"]
         live.log(f"  {opened['open']} idle sockets open in {opened_s} s (their own process)")
-        await asyncio.sleep(2)  # let the servers settle what the connects made
+        # Let the servers settle what the connects made: each makes its full collection once
+        # a timeout period (5 s) opens next to no socket (rummi_site/web.py
+        # settle_after_burst), a pause of about half a second that is the burst's, not what
+        # holding the sockets costs.
+        await asyncio.sleep(SETTLE_S)
         rss_after = rss_mb(pids)
         quiet_after = await quiet_cpu_ms_per_s(pids)
         with_idle = [await harness.run_step(PACE, live.STEP_SECONDS) for _ in range(2)]
