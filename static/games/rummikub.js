@@ -239,7 +239,7 @@ export function start(root, boot) {
   fitPage();
   addEventListener("resize", fitPage);
   ui.buttons.hint.hidden = !boot.hints || seat === null;
-  root.classList.toggle("rm-watching", seat === null); // a watcher lays nothing on the table
+  root.classList.toggle("rm-watching", seat === null);
   showAway(boot.away);
   board.applyView(boot.view, boot.status);
   ui.render();

@@ -6,8 +6,7 @@ const RETRIES = 3;
 // How long an action sent on the socket waits for its answer before it is sent again by POST
 // (same idempotency key, so it cannot land twice).
 const SOCKET_ANSWER_MS = 4000;
-// How often a board pings until the socket's hello says (rummi_site/pings.py).
-const PRESENCE_PING_S = 25;
+const PRESENCE_PING_S = 25; // until the hello's ping_s (rummi_site/pings.py)
 
 export class Client {
   constructor({ api, ws, csrf, seq, onUpdate, onConnection = () => {} }) {
@@ -134,15 +133,13 @@ export class Client {
       this.pingEvery(socket, PRESENCE_PING_S); // until the hello says how often
     });
     socket.addEventListener("message", (e) => {
-      this.unanswered = false; // any frame shows the socket alive
+      this.unanswered = false; // any frame: alive
       this.frame(e.data);
     });
     socket.addEventListener("close", () => this.lost(socket));
   }
 
-  /** Ping every `seconds` (the hello's `ping_s`: often only where a ping records the player's
-   * presence). Keeps idle proxies from closing a quiet socket during a long think; a ping that
-   * got no frame back by the next one means a dead socket, which is given up and made again. */
+  /** Ping every `seconds` (the hello's `ping_s`); no frame back by the next ping: a dead socket. */
   pingEvery(socket, seconds) {
     clearInterval(this.pinger);
     this.unanswered = false;
@@ -158,7 +155,7 @@ export class Client {
     }, seconds * 1000);
   }
 
-  /** The socket closed or went dead: reconnect, and send by POST what waited on it. */
+  /** The socket closed or died: POST what waited on it, and reconnect. */
   lost(socket) {
     if (this.socket !== socket) return;
     this.socket = null;
