@@ -19,9 +19,20 @@ pytestmark = pytest.mark.browser
 
 
 def quiet_game(site: str, player: str) -> dict[str, Any]:
-    """A game against a bot whose first turn is the player's: nothing moves on its own."""
-    spec = {"players": [player], "options": {"players": 2, "seats": ["bot:beginner"]}, "first": 0}
-    return dict(call(f"{site}/__test__/games", spec))
+    """A game against a bot whose first turn is the player's: nothing moves on its own, and
+    the table is empty (a bot dealt the first turn may have played before the deal was set:
+    another game then)."""
+    spec = {
+        "players": [player],
+        "options": {"players": 2, "seats": ["bot:beginner"]},
+        "racks": [["R10", "R11", "R12", "K1"], ["B3", "Y5", "R2", "K8"]],
+        "first": 0,
+    }
+    for _ in range(20):
+        game = dict(call(f"{site}/__test__/games", spec))
+        if not game.get("moved"):
+            return game
+    raise AssertionError("the bot moved first in 20 games")
 
 
 def open_watching(new_page: Any, site: str, game: dict[str, Any], drop_pongs: bool) -> Any:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import call
+from .test_it_pings_as_the_hello_says import quiet_game
 
 pytestmark = pytest.mark.browser
 
@@ -15,13 +15,13 @@ EMPTY = """() => getComputedStyle(document.querySelector('.rm-table'), '::before
 
 
 def test_an_empty_table_asks_the_player_and_tells_the_watcher(new_page: Any, site: str) -> None:
-    spec = {"players": ["layer"], "options": {"players": 2, "seats": ["bot:beginner"]}, "first": 0}
-    game = call(f"{site}/__test__/games", spec)
+    game = quiet_game(site, "layer")
     texts = {}
     for who in ("layer", "onlooker"):
         page = new_page()
         page.goto(f"{site}/__test__/login/{who}/?next={game['url']}")
         page.wait_for_selector("#rummi[data-ready]")
+        assert page.locator(".rm-table .rm-melds > *").count() == 0
         texts[who] = page.evaluate(EMPTY)
     assert "lay your first melds" in texts["layer"]
     assert "no melds laid yet" in texts["onlooker"] and "lay your" not in texts["onlooker"]
