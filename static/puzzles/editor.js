@@ -280,7 +280,8 @@ export function start(host, form) {
 
   // Clicks: pick a tile, place the picked one, take a meld or tile off.
   host.addEventListener("click", (event) => {
-    if (suppressClick) {
+    // Only a pointer's click follows a drag; Enter's click (detail 0) can come before the timer.
+    if (suppressClick && event.detail > 0) {
       suppressClick = false;
       return;
     }
