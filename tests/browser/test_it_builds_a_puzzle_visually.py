@@ -134,20 +134,20 @@ def test_enter_right_after_a_drag_still_picks_a_tile(new_page: Any, site: str) -
     page.wait_for_selector("#pz-editor[data-ready]")
     pressed = page.evaluate(
         """() => {
-        const from = document.querySelector('.ed-palette-tiles [data-code="K1"]').getBoundingClientRect();
-        const to = document.querySelector('.ed-new-meld').getBoundingClientRect();
-        const at = (box) => ({clientX: box.left + box.width / 2, clientY: box.top + box.height / 2});
-        const pointer = (type, where, target) => target.dispatchEvent(new PointerEvent(type,
-            {bubbles: true, pointerId: 7, button: 0, isPrimary: true, ...where}));
-        const k1 = document.querySelector('.ed-palette-tiles [data-code="K1"]');
-        pointer('pointerdown', at(from), k1);
-        pointer('pointermove', at(to), window);
-        pointer('pointerup', at(to), window);
+        const tile = (code) => document.querySelector(`.ed-palette-tiles [data-code="${code}"]`);
+        const at = (el) => {
+            const box = el.getBoundingClientRect();
+            return {clientX: box.left + box.width / 2, clientY: box.top + box.height / 2};
+        };
+        const pointer = (type, where, target) => target.dispatchEvent(new PointerEvent(
+            type, {bubbles: true, pointerId: 7, button: 0, isPrimary: true, ...where}));
+        const to = at(document.querySelector('.ed-new-meld'));
+        pointer('pointerdown', at(tile('K1')), tile('K1'));
+        pointer('pointermove', to, window);
+        pointer('pointerup', to, window);
         // Enter on a focused button fires a click whose detail is 0, in this same task.
-        const j = document.querySelector('.ed-palette-tiles [data-code="J"]');
-        j.dispatchEvent(new MouseEvent('click', {bubbles: true, detail: 0}));
-        return [rummiEditor.pos.melds, document.querySelector('.ed-palette-tiles [data-code="J"]')
-            .getAttribute('aria-pressed')];
+        tile('J').dispatchEvent(new MouseEvent('click', {bubbles: true, detail: 0}));
+        return [rummiEditor.pos.melds, tile('J').getAttribute('aria-pressed')];
         }"""
     )
     assert pressed == [[["K1"]], "true"]
