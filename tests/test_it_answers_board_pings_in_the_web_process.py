@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import pytest
+from autobahn.websocket.protocol import WebSocketProtocol
 from channels.testing import WebsocketCommunicator
 from daphne import server as daphne_server
 from django.test import Client
@@ -134,3 +135,88 @@ def test_a_watcher_lets_the_protocol_answer_and_a_stand_in_games_seat_does_not(
     # inside the 60 s after which a stand-in plays for an unheard seat.
     assert consumer_flags(covered.public_id, mine) == ({}, pings.PRESENCE_EVERY_S)
     assert STAND_IN_AFTER.total_seconds() > 2 * pings.PRESENCE_EVERY_S  # one ping may be lost
+
+
+class Frames(Protocol):
+    """What the frame-level fast path touches of autobahn's protocol: its state, its buffer of
+    unparsed bytes and the frame or message it is in the middle of, its transport."""
+
+    state = web._OPEN
+    current_frame = None
+    inside_message = False
+    _perMessageCompress = None
+
+    def __init__(self, answer: bool) -> None:
+        super().__init__(answer)
+        self.data = b""
+        self.written: list[bytes] = []
+        self.transport = self
+        self.trafficStats = type("Stats", (), {"incomingOctetsWireLevel": 0})()
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+
+def masked(payload: bytes, mask: bytes = b"\x9a\x01\xfe\x33") -> bytes:
+    """A client's frame: final, text, masked, short."""
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x81, 0x80 | len(payload)]) + mask + body
+
+
+@pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """The bytes handed on to autobahn's own frame parser."""
+    seen: list[bytes] = []
+    monkeypatch.setattr(web, "_data_received_autobahn", lambda self, data: seen.append(data))
+    return seen
+
+
+def test_a_ping_frame_on_its_own_is_answered_without_autobahns_parser(
+    parsed: list[bytes],
+) -> None:
+    protocol = Frames(answer=True)
+    frame = masked(pings.PING.encode())
+    web._data_received(protocol, frame)
+    # The pong is the frame autobahn's sendMessage makes of it: final, text, unmasked.
+    assert protocol.written == [b"\x81" + bytes([len(pings.PONG)]) + pings.PONG.encode()]
+    assert parsed == [] and protocol.last_ping > 0
+    # Within the second it goes the long way, to the consumer's flood limit.
+    web._data_received(protocol, frame)
+    assert parsed == [frame] and len(protocol.written) == 1
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "not allowed",
+        "muted",
+        "split",
+        "joined",
+        "other text",
+        "bytes left over",
+        "mid message",
+        "compressed",
+        "closing",
+    ],
+)
+def test_anything_but_a_lone_allowed_ping_goes_to_autobahn(parsed: list[bytes], case: str) -> None:
+    protocol = Frames(answer=case != "not allowed")
+    frame = masked(pings.PING.encode())
+    if case == "muted":
+        protocol.muted = True
+    elif case == "split":
+        frame = frame[:5]
+    elif case == "joined":
+        frame += masked(b'{"type":"act"}')
+    elif case == "other text":
+        frame = masked(b'{"type":"pinG"}')
+    elif case == "bytes left over":
+        protocol.data = b"\x81"
+    elif case == "mid message":
+        protocol.inside_message = True
+    elif case == "compressed":
+        protocol._perMessageCompress = object()
+    elif case == "closing":
+        protocol.state = WebSocketProtocol.STATE_CLOSING
+    web._data_received(protocol, frame)
+    assert parsed == [frame] and protocol.written == []
