@@ -56,6 +56,8 @@ CONNECTING = 25  # idle sockets connecting at once
 # CPU nobody else wants, so that what is measured is what holding the sockets costs the
 # servers; "normal" leaves it as any process (the old figures).
 CROWD_POLICY = live.setting("RUMMI_BENCH_SOCKETS_CROWD", "idle")
+if CROWD_POLICY not in ("idle", "normal"):
+    raise SystemExit(f"RUMMI_BENCH_SOCKETS_CROWD={CROWD_POLICY!r}: use idle or normal")
 TARGET_MB = 1024.0
 TARGET_P99_GROWTH = 0.10
 

@@ -17,7 +17,7 @@ the event loop while the moves that arrived waited (benchmarks/bench_sockets.py)
   protocol when the socket's consumer allows it (rummi_site/pings.py): through the consumer,
   0.35 ms of CPU an answer; a ping frame that arrives on its own is read and answered without
   autobahn's frame parser and builder (``_data_received``), which took the servers' CPU with
-  10,000 idle boards and no move from 64 to 57 ms/s;
+  10,000 idle boards and no move from 64 to 53-57 ms/s;
 * a frame is sent as it is written when nothing waits in the socket's buffer
   (``write_now``). Twisted buffers every write, registers the socket for writing, sends on the
   loop's next turn and unregisters it: two ``epoll_ctl`` calls and a turn of the loop a frame,
@@ -176,7 +176,7 @@ def _is_ping_frame(data: bytes) -> bool:
 
 def _data_received(self: Any, data: bytes) -> None:
     """autobahn's ``dataReceived``, unless ``data`` is a board's ping that arrived on its own,
-    between frames, and is answered here (``_answer_ping``'s rules). Its frame is read and the
+    between frames, and may be answered here (``_may_answer``). Its frame is read and the
     pong's written without autobahn's frame machinery (its parser, unmasker, UTF-8 validator
     and frame builder): a watcher's open board pings every 50 s, 100 pings a second for a
     process holding 5,000. Anything else (a frame split or joined with another, a compressed

@@ -14,15 +14,10 @@ from websockets.sync.client import connect
 
 from rummi_site import pings
 
+from ..test_it_answers_board_pings_in_the_web_process import masked
 from .conftest import call
 
 pytestmark = pytest.mark.browser
-
-
-def masked(payload: bytes, mask: bytes = b"\x11\x22\x33\x44") -> bytes:
-    """A client's frame: final, text, masked, short."""
-    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-    return bytes([0x81, 0x80 | len(payload)]) + mask + body
 
 
 def test_a_ping_is_answered_whole_split_or_joined(site: str) -> None:
