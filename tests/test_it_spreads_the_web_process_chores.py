@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from daphne.server import Server
 
-from rummi_site import web
+from rummi_site import pings, web
 
 
 class Protocol:
@@ -128,23 +128,34 @@ def test_reaping_a_turn_does_what_daphne_does(later: list[tuple[float, Any]]) ->
         loop.close()
 
 
-def test_first_pings_are_spread_over_the_interval(monkeypatch: pytest.MonkeyPatch) -> None:
-    server = Server(application=None, endpoints=["tcp:port=0:interface=127.0.0.1"])
+@pytest.mark.parametrize(
+    ("interval", "earliest"), [(55, pings.EVERY_S + web.FIRST_PING_MARGIN_S), (20, 0.0)]
+)
+def test_first_pings_come_after_the_boards_and_are_spread(
+    monkeypatch: pytest.MonkeyPatch, interval: int, earliest: float
+) -> None:
+    """Daphne's first ping of a socket comes after the board's first ping (which resets its
+    count, so a board's socket is never pinged) and before the interval is out, spread over
+    that window rather than all at once for sockets that opened together."""
+    server = Server(
+        application=None, endpoints=["tcp:port=0:interface=127.0.0.1"], ping_interval=interval
+    )
 
     def daphne_connect(self: Any, request: Any) -> str:
         self.server, self.last_ping = server, time.time()
         return "accepted"
 
     monkeypatch.setattr(web, "_connect", daphne_connect)
-    now = time.time()
-    pings = []
+    firsts = []
     for _ in range(200):
         protocol = Protocol(0, Counter())
+        connected = time.time()
         assert web._on_connect(protocol, object()) == "accepted"
-        pings.append(protocol.last_ping)  # type: ignore[attr-defined]
-    assert all(now - server.ping_interval - 1 <= p <= time.time() for p in pings)
-    # Spread over the interval, not together: both halves of it hold a good share.
-    early = sum(p < now - server.ping_interval / 2 for p in pings)
+        # daphne pings once time.time() - last_ping > interval (ws_protocol.check_timeouts)
+        firsts.append(protocol.last_ping + interval - connected)  # type: ignore[attr-defined]
+    assert all(earliest - 0.1 <= first <= interval + 0.1 for first in firsts)
+    middle = (earliest + interval) / 2
+    early = sum(first < middle for first in firsts)
     assert 40 <= early <= 160
 
 
