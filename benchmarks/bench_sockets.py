@@ -6,11 +6,14 @@ then 10,000 idle sockets open (spectators of other seated games that do not move
 and players waiting on other tables hold; each sends the board's ping as often as its hello
 says, ``ping_s``: 50 s for a watcher, and reads its pong, as an open board does; they live in a
 process of their own, apart from the harness that times the moves), and the same step runs
-twice; then the idle sockets close and the step runs once more (without, with, with, without:
-the machine's drift weighs on both sides). Reports the servers' RSS before and after the idle
-sockets, the memory a socket costs, and the moves' p99 with and without them (the mean of each
-side's two steps). Targets: all 10,000 in at most 1 GB RSS over both processes, and the p99
-within 10% of the steps without them.
+twice; then the idle sockets close. That cycle runs ``RUMMI_BENCH_SOCKETS_CYCLES`` times (3),
+and a last step without them ends the run (without, with, with, without, with, with, ...,
+without: the machine's drift weighs on both sides; on this shared 2-core machine one step's p99
+differs from the next by up to a quarter with nothing changed, so one cycle decides little).
+Reports the servers' RSS before and after the idle sockets, the memory a socket costs, and the
+moves' p99 with and without them (the mean of each side's steps), with each cycle's growth.
+Targets: all 10,000 in at most 1 GB RSS over both processes, and the p99 within 10% of the steps
+without them.
 
 Also measures the servers' CPU over ``RUMMI_BENCH_SOCKETS_QUIET`` seconds (10) with no move
 made, before and with the idle sockets: what holding them costs by itself.
@@ -56,6 +59,10 @@ CONNECTING = 25  # idle sockets connecting at once
 CROWD_POLICY = live.setting("RUMMI_BENCH_SOCKETS_CROWD", "idle")
 if CROWD_POLICY not in ("idle", "normal"):
     raise SystemExit(f"RUMMI_BENCH_SOCKETS_CROWD={CROWD_POLICY!r}: use idle or normal")
+# Cycles of steps without and with the idle sockets (CYCLES); each opens them anew.
+CYCLES = int(live.setting("RUMMI_BENCH_SOCKETS_CYCLES", "3"))
+if CYCLES < 1:
+    raise SystemExit(f"RUMMI_BENCH_SOCKETS_CYCLES={CYCLES}: use 1 or more")
 TARGET_MB = 1024.0
 TARGET_P99_GROWTH = 0.10
 
@@ -299,72 +306,108 @@ def crowd(conn: Connection, gids: list[str], ports: list[int], count: int) -> No
     asyncio.run(run())
 
 
+async def open_crowd(
+    idle_gids: list[str], ports: list[int]
+) -> tuple[multiprocessing.process.BaseProcess, Connection, dict[str, Any]]:
+    """A crowd process with its ``IDLE`` sockets open, its pipe, and what it said of them."""
+    loop = asyncio.get_running_loop()
+    context = multiprocessing.get_context("spawn")
+    here, there = context.Pipe()
+    process = context.Process(target=crowd, args=(there, idle_gids, ports, IDLE), daemon=True)
+    process.start()
+    opened = await loop.run_in_executor(None, here.recv)
+    if "error" in opened:
+        raise RuntimeError(f"the idle sockets failed to open: {opened['error']}")
+    live.log(f"  {opened['open']} idle sockets open in {opened['seconds']} s (their own process)")
+    return process, here, opened
+
+
 async def measure(
     games: list[dict[str, Any]], idle_gids: list[str], servers: list[tuple[int, int]]
 ) -> dict[str, Any]:
-    """Steps in the order without, with, with, without (the idle sockets closed again), so that
-    a drift in the shared machine's load over the run weighs on both sides alike."""
+    """``CYCLES`` cycles of steps without, with, with the idle sockets (opened before the first
+    step with them, closed after the second), then a last step without: a drift in the shared
+    machine's load over the run weighs on both sides alike, and each side's p99 is the mean of
+    its steps'. Memory and the quiet CPU are measured in the first cycle."""
     ports = [port for port, _ in servers]
     pids = [pid for _, pid in servers]
     harness = Harness(games, ports, pids)
     loop = asyncio.get_running_loop()
-    context = multiprocessing.get_context("spawn")
-    here, there = context.Pipe()
-    idle = context.Process(target=crowd, args=(there, idle_gids, ports, IDLE), daemon=True)
+    crowds: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
+    without: list[dict[str, Any]] = []
+    with_idle: list[dict[str, Any]] = []
+    cycles: list[dict[str, Any]] = []
     try:
         await harness.connect_all()
         await harness.run_step(20.0, 5.0)  # warm up
-        without = [await harness.run_step(PACE, live.STEP_SECONDS)]
-        quiet_before = await quiet_cpu_ms_per_s(pids)
-        rss_before = rss_mb(pids)
-        idle.start()
-        opened = await loop.run_in_executor(None, here.recv)
-        if "error" in opened:
-            raise RuntimeError(f"the idle sockets failed to open: {opened['error']}")
-        opened_s, refused = opened["seconds"], opened["refused"]
-        live.log(f"  {opened['open']} idle sockets open in {opened_s} s (their own process)")
-        # Let the servers settle what the connects made: each makes its full collection once
-        # a timeout period (5 s) opens next to no socket (rummi_site/web.py
-        # settle_after_burst), a pause of about half a second that is the burst's, not what
-        # holding the sockets costs.
-        await asyncio.sleep(SETTLE_S)
-        rss_after = rss_mb(pids)
-        quiet_after = await quiet_cpu_ms_per_s(pids)
-        with_idle = [await harness.run_step(PACE, live.STEP_SECONDS) for _ in range(2)]
-        here.send("close")
-        closed = await loop.run_in_executor(None, here.recv)
-        still_open, pings, crowd_cpu = closed["still_open"], closed["pings"], closed["cpu_ms_per_s"]
-        await asyncio.sleep(5)  # the servers' disconnects (each leaves its group)
+        for cycle in range(CYCLES):
+            without.append(await harness.run_step(PACE, live.STEP_SECONDS))
+            if cycle == 0:
+                quiet_before = await quiet_cpu_ms_per_s(pids)
+                rss_before = rss_mb(pids)
+            process, here, opened = await open_crowd(idle_gids, ports)
+            crowds.append((process, here))
+            # Let the servers settle what the connects made: each makes its full collection
+            # once a timeout period (5 s) opens next to no socket (rummi_site/web.py
+            # settle_after_burst), a pause of about half a second that is the burst's, not
+            # what holding the sockets costs.
+            await asyncio.sleep(SETTLE_S)
+            if cycle == 0:
+                first_open, rss_after = opened, rss_mb(pids)
+                quiet_after = await quiet_cpu_ms_per_s(pids)
+            with_idle += [await harness.run_step(PACE, live.STEP_SECONDS) for _ in range(2)]
+            here.send("close")
+            closed = await loop.run_in_executor(None, here.recv)
+            process.join()
+            await asyncio.sleep(5)  # the servers' disconnects (each leaves its group)
+            cycles.append({"opened": opened, "closed": closed})
         without.append(await harness.run_step(PACE, live.STEP_SECONDS))
     finally:
-        if idle.is_alive():
-            idle.terminate()
-        if idle.pid is not None:
-            idle.join()
+        for process, _ in crowds:
+            if process.is_alive():
+                process.terminate()
+            process.join()
         await harness.close()
     total_before, total_after = sum(rss_before.values()), sum(rss_after.values())
     before, after = pooled(without), pooled(with_idle)
     p99_before, p99_after = before["p99_ms"], after["p99_ms"]
+    # Each cycle's steps with the sockets against the steps without on either side of them.
+    growth = [
+        round(
+            (with_idle[2 * n]["latency_ms"]["p99"] + with_idle[2 * n + 1]["latency_ms"]["p99"])
+            / (without[n]["latency_ms"]["p99"] + without[n + 1]["latency_ms"]["p99"])
+            - 1,
+            3,
+        )
+        for n in range(CYCLES)
+    ]
     return {
         "idle_sockets": IDLE,
-        "idle_open_at_end": still_open,
+        "cycles": CYCLES,
+        "idle_open_at_end": [c["closed"]["still_open"] for c in cycles],
         # The idle sockets' board pings while they were open, and the pongs read.
-        "board_ping_s": opened["ping_s"],
-        "board_pings_sent_and_answered": pings,
+        "board_ping_s": first_open["ping_s"],
+        "board_pings_sent_and_answered": [
+            sum(c["closed"]["pings"][i] for c in cycles) for i in range(2)
+        ],
         # The idle sockets' own process while they were open and pinging (the browsers' side).
-        "crowd_cpu_ms_per_s": crowd_cpu,
+        "crowd_cpu_ms_per_s": [c["closed"]["cpu_ms_per_s"] for c in cycles],
         "crowd_policy": CROWD_POLICY,
-        "idle_open_seconds": opened_s,
-        "idle_connects_per_s": round(IDLE / opened_s, 1) if opened_s else None,
-        "idle_connects_refused_then_retried": refused,
+        "idle_open_seconds": [c["opened"]["seconds"] for c in cycles],
+        "idle_connects_per_s": round(IDLE / first_open["seconds"], 1)
+        if first_open["seconds"]
+        else None,
+        "idle_connects_refused_then_retried": sum(c["opened"]["refused"] for c in cycles),
         "rss_mb_before_idle": rss_before,
         "rss_mb_with_idle": rss_after,
         "rss_total_mb_with_idle": round(total_after, 1),
         "kb_per_idle_socket": round(1024 * (total_after - total_before) / IDLE, 1),
         # The servers' CPU with no move made, without and with the idle sockets open.
         "quiet_server_cpu_ms_per_s": {"without_idle": quiet_before, "with_idle": quiet_after},
-        # Two steps each side: without, with, with, without; the figures are their means.
+        # Steps without, with, with, ..., without; the figures are each side's means.
         "moves": {"pace": PACE, "without_idle": before, "with_idle": after},
+        "p99_growth": round(p99_after / p99_before - 1, 3) if p99_before and p99_after else None,
+        "p99_growth_by_cycle": growth,
         "meets_memory_target": total_after <= TARGET_MB,
         "meets_p99_target": bool(
             p99_before and p99_after and p99_after <= p99_before * (1 + TARGET_P99_GROWTH)
