@@ -39,6 +39,8 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
+from rummi_site import pings
+
 from . import bench_live as live
 from .live_harness import CLOCK_TICK, HOST, Harness, cpu_ticks, rss_kb
 
@@ -60,9 +62,10 @@ CROWD_POLICY = live.setting("RUMMI_BENCH_SOCKETS_CROWD", "idle")
 if CROWD_POLICY not in ("idle", "normal"):
     raise SystemExit(f"RUMMI_BENCH_SOCKETS_CROWD={CROWD_POLICY!r}: use idle or normal")
 # Cycles of steps without and with the idle sockets (CYCLES); each opens them anew.
-CYCLES = int(live.setting("RUMMI_BENCH_SOCKETS_CYCLES", "3"))
-if CYCLES < 1:
-    raise SystemExit(f"RUMMI_BENCH_SOCKETS_CYCLES={CYCLES}: use 1 or more")
+_CYCLES = live.setting("RUMMI_BENCH_SOCKETS_CYCLES", "3")
+if not _CYCLES.isdigit() or int(_CYCLES) < 1:
+    raise SystemExit(f"RUMMI_BENCH_SOCKETS_CYCLES={_CYCLES!r}: use a whole number, 1 or more")
+CYCLES = int(_CYCLES)
 TARGET_MB = 1024.0
 TARGET_P99_GROWTH = 0.10
 
@@ -161,8 +164,9 @@ class IdleBoard(asyncio.Protocol):
         return self.transport is not None and not self.transport.is_closing()
 
 
-PING = b'{"type":"ping"}'
-PONG = b'{"type":"pong"}'
+# The board's ping and its answer, as the site defines them.
+PING = pings.PING.encode()
+PONG = pings.PONG.encode()
 
 
 async def open_idle(gids: list[str], ports: list[int], count: int) -> tuple[list[IdleBoard], int]:
@@ -178,12 +182,15 @@ async def open_idle(gids: list[str], ports: list[int], count: int) -> tuple[list
         gid, port = gids[n // PER_GAME], ports[n % len(ports)]
         async with gate:
             for attempt in range(5):  # as a browser does, it tries again after a refusal
+                board = None
                 try:
                     _, board = await loop.create_connection(
                         lambda: IdleBoard(HOST, port, f"/ws/games/{gid}/"), HOST, port
                     )
                     hello = await asyncio.wait_for(board.hello, 120)
                 except (OSError, TimeoutError) as error:
+                    if board is not None and board.transport is not None:
+                        board.transport.abort()  # no hello in time: not left open
                     refused.append(f"{type(error).__name__}: {error}")
                     await asyncio.sleep(0.5 * 2**attempt)
                     continue
@@ -285,9 +292,9 @@ def crowd(conn: Connection, gids: list[str], ports: list[int], count: int) -> No
         if CROWD_POLICY == "idle":
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
         conn.send({"open": len(idle), "refused": refused, "seconds": opened_s, "ping_s": intervals})
-        pings = [0, 0]
+        sent = [0, 0]  # pings sent, pongs read
         pingers = [
-            asyncio.create_task(board_pings([b for b in idle if b.ping_s == every], every, pings))
+            asyncio.create_task(board_pings([b for b in idle if b.ping_s == every], every, sent))
             for every in intervals
         ]
         cpu, wall = time.process_time(), time.perf_counter()
@@ -296,11 +303,11 @@ def crowd(conn: Connection, gids: list[str], ports: list[int], count: int) -> No
             pinger.cancel()
         cpu_ms_per_s = 1000 * (time.process_time() - cpu) / (time.perf_counter() - wall)
         still_open = sum(1 for board in idle if board.open)
-        pings[1] = sum(board.pongs for board in idle)
+        sent[1] = sum(board.pongs for board in idle)
         for board in idle:  # the close a browser sends when its page goes: 1000, normal
             board.send(0x8, (1000).to_bytes(2, "big"))
         await asyncio.wait([board.closed for board in idle], timeout=30)
-        closed = {"still_open": still_open, "pings": pings, "cpu_ms_per_s": round(cpu_ms_per_s, 1)}
+        closed = {"still_open": still_open, "pings": sent, "cpu_ms_per_s": round(cpu_ms_per_s, 1)}
         conn.send(closed)
 
     asyncio.run(run())
