@@ -6,6 +6,7 @@ import asyncio
 import contextvars
 import functools
 import json
+import re
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -69,6 +70,11 @@ def _with_connections(func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         close_old_connections()
 
 
+# What a game id can be (games.models.new_public_id, within the column's 16 characters), and so
+# within what a channel layer's group name may hold.
+GAME_ID = re.compile(r"[A-Za-z0-9_.-]{1,16}")
+
+
 class GameConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Handle a message without Channels' per-message hop to the database thread.
@@ -85,14 +91,22 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.gid = self.scope["url_route"]["kwargs"]["gid"]
+        # The socket joins the game's group before the hello's summary is read: a move that
+        # commits between the two then reaches it as a frame (one the hello already holds is
+        # dropped by its seq), where joining after the read lost it, and with it a game's end.
+        if not GAME_ID.fullmatch(self.gid):
+            await self.close(code=4404)  # no game has such an id, nor could a group hold it
+            return
+        self.group = group_name(self.gid)
+        await self.channel_layer.group_add(self.group, self.channel_name)
         found = await self._load()
         if found is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            del self.group
             await self.close(code=4404)
             return
         self.viewer, self.viewer_key, hello = found
-        self.group = group_name(self.gid)
         self.received: list[float] = []
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if not self.presence:
             # Its pings need nothing from here (a stand-in game's seats record each one).

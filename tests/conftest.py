@@ -127,6 +127,16 @@ def _close_database_pools(request: pytest.FixtureRequest) -> Any:
             close_pool = getattr(conn, "close_pool", None)
             if close_pool is not None:
                 close_pool()
+        # Sessions a pool cannot close are ended too: a connection still checked out by a
+        # thread the tests left (a move's thread, a killed connection's retry) kept the test
+        # database open, and its drop failed with "is being accessed by other users".
+        default = connections["default"]
+        with default._nodb_cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = %s AND pid <> pg_backend_pid()",
+                [default.settings_dict["NAME"]],
+            )
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-django's ordering by database use

@@ -101,6 +101,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     setattr(item, f"report_{report.when}", report)
     if report.failed and "site" in getattr(item, "fixturenames", ()) and SITE_LOG:
         report.sections.append(("the site's log (tail)", SITE_LOG[-1].read_text()[-6000:]))
+    heard = getattr(item, "pages_heard", None)
+    if report.failed and heard:
+        report.sections.append(("the pages' console errors and failed requests", "\n".join(heard)))
 
 
 @pytest.fixture
@@ -110,6 +113,10 @@ def new_page(playwright_browser: Any, request: pytest.FixtureRequest) -> Iterato
     RUMMI_BROWSER_TRACE=1, a trace of each in var/traces/)."""
     contexts = []
     errors: list[str] = []
+    # What the pages said went wrong, for a failed test's report (a module that did not load
+    # leaves a board empty without a page error).
+    heard: list[str] = []
+    request.node.pages_heard = heard
 
     def make(viewport: dict[str, int] = DESKTOP, touch: bool = False) -> Any:
         context = playwright_browser.new_context(
@@ -121,6 +128,19 @@ def new_page(playwright_browser: Any, request: pytest.FixtureRequest) -> Iterato
         page = context.new_page()
         page.set_default_timeout(10_000)
         page.on("pageerror", lambda error: errors.append(str(error)))
+        n = len(contexts) - 1
+        page.on(
+            "console",
+            lambda m: (
+                heard.append(f"page {n} console {m.type}: {m.text}")
+                if m.type in ("error", "warning")
+                else None
+            ),
+        )
+        page.on(
+            "requestfailed",
+            lambda r: heard.append(f"page {n} request failed: {r.method} {r.url}: {r.failure}"),
+        )
         return page
 
     yield make

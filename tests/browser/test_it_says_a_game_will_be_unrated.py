@@ -84,7 +84,8 @@ def test_the_pages_say_unrated_before_the_game_starts(new_page: Any, site: str) 
     assert banner.bounding_box()["y"] < second.locator("#rummi").bounding_box()["y"]
     shoot(second, "board-unrated-1280x800.png")
 
-    # Its end: "unrated" and why, never "+0".
+    # Its end: "unrated" and why, never "+0", on the board that is up when the game ends.
+    first.wait_for_selector("#rummi[data-ready]")
     gid = first.url.rstrip("/").split("/")[-1]
     call(site + f"/__test__/resign/{gid}/pairtwo")
     end = first.locator(".rm-end")

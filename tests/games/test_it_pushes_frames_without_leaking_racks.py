@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games import services
+from games import consumers, services
 from games.engine.errors import IllegalMove
 from games.engine.state import apply, replay, state_from_record
 from games.models import Game
@@ -167,6 +167,52 @@ def test_an_unknown_game_closes_the_socket() -> None:
         return connected
 
     assert asyncio.run(scenario()) is False
+
+
+@pytest.mark.parametrize("gid", ["a@b", "x" * 17, "é"])
+def test_an_id_no_game_can_have_closes_the_socket_as_unknown(gid: str) -> None:
+    async def scenario() -> Any:
+        sock = socket(gid, None)
+        return await sock.connect()
+
+    assert asyncio.run(scenario()) == (False, 4404)
+
+
+def test_a_move_made_while_the_socket_opens_still_reaches_it(
+    alice: Any, bob: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob resigns just after the hello's summary is read for Alice's opening socket: the
+    game's end comes to her as the frame after the hello, not never."""
+    game = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
+    services.join_game(viewer(bob), game.seats.get(index=1).invite_token)
+    client = Client()
+    client.force_login(alice)
+    summary = consumers.game_summary
+
+    def summary_then_a_move(*args: Any) -> Any:
+        read = summary(*args)
+        monkeypatch.setattr(consumers, "game_summary", summary)
+        seq = Game.objects.get(pk=game.pk).seq
+        services.act(game.public_id, viewer(bob), "resign", {"key": key(), "expected_seq": seq})
+        return read
+
+    monkeypatch.setattr(consumers, "game_summary", summary_then_a_move)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        sock = socket(game.public_id, cookie_of(client))
+        connected, _ = await sock.connect()
+        assert connected
+        hello = await sock.receive_json_from()
+        update = await sock.receive_json_from(timeout=10)
+        await sock.disconnect()
+        return hello, update
+
+    hello, update = asyncio.run(scenario())
+    game.refresh_from_db()
+    assert game.status == "finished"
+    assert hello["type"] == "hello" and hello["status"] == "playing"
+    assert update["type"] == "update" and update["seq"] == game.seq > hello["seq"]
+    assert "GameEnded" in {item["event"]["kind"] for item in update["events"]}
 
 
 def test_a_flooding_socket_is_closed(alice: Any) -> None:
