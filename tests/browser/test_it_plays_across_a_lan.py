@@ -1,11 +1,14 @@
 """Seed 002's family game night: the site started as `make run HOST=0.0.0.0` starts it, and a
 second device on the network plays the host.
 
-The second device is a network namespace of its own, joined to this machine by a veth pair
-(iproute2, as root), with its own headless Chromium: it reaches the site only over that link,
-at an address that `make run` found among the machine's interfaces (rummi_site/lan.py). Without
-namespaces (not root, no ``ip``) the second browser runs here and reaches the site at the
-machine's LAN address instead. The host makes a LAN-rules game with an invite link, the other
+The host machine and the second device are each a network namespace (iproute2, as root), joined
+by a veth pair, each with its own headless Chromium: the device reaches the site only over that
+link, at an address that `make run` found among the host's interfaces (rummi_site/lan.py). The
+link is made inside the namespaces, so this machine's own network never changes: Chromium fails
+the requests it has in flight when it sees an interface or address come or go (ERR_NETWORK_CHANGED),
+which had left another browser test's board without its modules. Without namespaces (not root,
+no ``ip``) the second browser runs here and reaches the site at the machine's LAN address
+instead. The host makes a LAN-rules game with an invite link, the other
 device joins by that link, and the one whose turn it is draws; the other sees it over its
 socket. Every module either page loads has a hashed name (rummi_site/staticfiles.py).
 """
@@ -38,50 +41,74 @@ HASHED_MODULE = re.compile(r"/static/.+\.[0-9a-f]{12}\.js$")
 
 @dataclass
 class Device:
-    """Where the second device's browser runs and the address it reaches the site at."""
+    """Where the second device's browser runs, the address it reaches the site at, and where
+    the site and the host's browser run (a command prefix; none: here, with the tests' own)."""
 
     chromium: str
     address: str
     how: str
+    host_prefix: tuple[str, ...] = ()
+    host_chromium: str | None = None
 
 
 def ip(*args: str) -> None:
     subprocess.run(["ip", *args], check=True, capture_output=True, text=True)
 
 
+def in_namespace(folder: Path, name: str) -> str:
+    """A Chromium that runs in namespace ``name`` (Playwright talks to it over inherited pipes,
+    which ``ip netns exec`` keeps)."""
+    wrapper = folder / f"chromium-in-{name}"
+    wrapper.write_text(f'#!/bin/sh\nexec ip netns exec {name} {CHROMIUM} "$@"\n')
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
 @pytest.fixture(scope="module")
 def device(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Device]:
-    """A namespace with a veth link to this machine, or failing that this machine's LAN address."""
+    """Two namespaces, the host and the second device, with a veth link between them, or
+    failing that this machine's LAN address."""
     tag = f"{os.getpid() % 100000}"
-    name, host_end, ns_end = f"rummi-lan-{tag}", f"rlh{tag}", f"rln{tag}"
+    host, name, host_end, ns_end = f"rummi-host-{tag}", f"rummi-lan-{tag}", "lan0", "wlan0"
     subnet = f"10.{200 + os.getpid() % 50}.{os.getpid() // 50 % 250}"
     if os.geteuid() != 0 or shutil.which("ip") is None:
         yield _lan_address_fallback("not root or no iproute2")
         return
+    ours = interface_addresses()
+    made: list[str] = []
     try:
-        ip("netns", "add", name)
+        for namespace in (host, name):
+            ip("netns", "add", namespace)
+            made.append(namespace)
     except subprocess.CalledProcessError as error:
+        for namespace in made:
+            subprocess.run(["ip", "netns", "del", namespace], capture_output=True)
         yield _lan_address_fallback(error.stderr.strip())
         return
     try:
-        ip("link", "add", host_end, "type", "veth", "peer", "name", ns_end)
-        ip("link", "set", ns_end, "netns", name)
-        ip("addr", "add", f"{subnet}.1/30", "dev", host_end)
-        ip("link", "set", host_end, "up")
-        for command in (
-            ["addr", "add", f"{subnet}.2/30", "dev", ns_end],
-            ["link", "set", ns_end, "up"],
-            ["link", "set", "lo", "up"],
-        ):
-            ip("netns", "exec", name, "ip", *command)
-        # Playwright talks to Chromium over inherited pipes, which `ip netns exec` keeps.
-        wrapper = tmp_path_factory.mktemp("device") / "chromium-in-namespace"
-        wrapper.write_text(f'#!/bin/sh\nexec ip netns exec {name} {CHROMIUM} "$@"\n')
-        wrapper.chmod(0o755)
-        yield Device(str(wrapper), f"{subnet}.1", f"namespace {name} over veth")
+        # Made in the host's namespace, its peer put straight into the device's: no link or
+        # address of this machine's namespace comes or goes.
+        veth = ["link", "add", host_end, "type", "veth", "peer", "name", ns_end, "netns", name]
+        ip("netns", "exec", host, "ip", *veth)
+        for namespace, end, address in ((host, host_end, 1), (name, ns_end, 2)):
+            for command in (
+                ["addr", "add", f"{subnet}.{address}/30", "dev", end],
+                ["link", "set", end, "up"],
+                ["link", "set", "lo", "up"],
+            ):
+                ip("netns", "exec", namespace, "ip", *command)
+        assert interface_addresses() == ours, "this machine's own interfaces are left as they were"
+        folder = tmp_path_factory.mktemp("device")
+        yield Device(
+            in_namespace(folder, name),
+            f"{subnet}.1",
+            f"namespaces {host} and {name} over veth",
+            ("ip", "netns", "exec", host),
+            in_namespace(folder, host),
+        )
     finally:
-        subprocess.run(["ip", "netns", "del", name], capture_output=True)
-        subprocess.run(["ip", "link", "del", host_end], capture_output=True)
+        for namespace in (name, host):  # their links go with them
+            subprocess.run(["ip", "netns", "del", namespace], capture_output=True)
 
 
 def _lan_address_fallback(why: str) -> Device:
@@ -124,7 +151,8 @@ def lan_site(
     log = folder / "make-run.out"
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "rummi_site.lan", "--host", "0.0.0.0", "--port", str(port)]
+            [*device.host_prefix, sys.executable, "-m", "rummi_site.lan"]
+            + ["--host", "0.0.0.0", "--port", str(port)]
             + [
                 "--",
                 str(Path(sys.prefix) / "bin" / "supervisord"),
@@ -139,7 +167,7 @@ def lan_site(
         )
     url = f"http://{device.address}:{port}"
     try:
-        _wait_for(url + "/", process, log)
+        _wait_for(url + "/", process, log, device.host_prefix)
         assert f"{url}/" in log.read_text(), "make run prints the address to share"
         yield url
     finally:
@@ -152,17 +180,37 @@ def lan_site(
                 process.wait()
 
 
-def _wait_for(url: str, process: subprocess.Popen[bytes], log: Path, seconds: float = 90) -> None:
+def _answers(url: str, prefix: tuple[str, ...]) -> bool:
+    """``url`` answers 200, asked from where the site runs (``prefix``: its namespace)."""
+    if prefix:
+        ask = "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)"
+        return (
+            subprocess.run(
+                [*prefix, sys.executable, "-c", ask, url], capture_output=True
+            ).returncode
+            == 0
+        )
+    try:
+        with urllib.request.urlopen(url, timeout=2) as reply:
+            return bool(reply.status == 200)
+    except OSError:
+        return False
+
+
+def _wait_for(
+    url: str,
+    process: subprocess.Popen[bytes],
+    log: Path,
+    prefix: tuple[str, ...],
+    seconds: float = 90,
+) -> None:
     until = time.monotonic() + seconds
     while time.monotonic() < until:
         if process.poll() is not None:
             raise AssertionError(f"make run exited with {process.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as reply:
-                if reply.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
+        if _answers(url, prefix):
+            return
+        time.sleep(0.2)
     raise AssertionError(f"{url} did not answer within {seconds} s:\n{log.read_text()[-3000:]}")
 
 
@@ -177,6 +225,25 @@ def second_device(device: Device, playwright_browser: Any) -> Iterator[Any]:
     browser.close()
 
 
+@pytest.fixture
+def host_page(device: Device, playwright_browser: Any, new_page: Any) -> Iterator[Any]:
+    """A page of the host's browser: in the host's namespace when there is one (where the
+    site is), else the tests' own; its page errors fail the test."""
+    if device.host_chromium is None:
+        yield new_page()
+        return
+    browser = playwright_browser.browser_type.launch(
+        executable_path=device.host_chromium, args=CHROMIUM_ARGS
+    )
+    errors: list[str] = []
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.set_default_timeout(10_000)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    browser.close()
+    assert not errors, errors
+
+
 def loaded_modules(page: Any) -> list[str]:
     return page.evaluate(
         """performance.getEntriesByType("resource")
@@ -185,10 +252,10 @@ def loaded_modules(page: Any) -> list[str]:
 
 
 def test_a_second_device_joins_by_invite_link_and_plays_the_host(
-    device: Device, lan_site: str, new_page: Any, second_device: Any
+    device: Device, lan_site: str, host_page: Any, second_device: Any
 ) -> None:
     print(f"second device: {device.how}; site at {lan_site}")
-    host = new_page()
+    host = host_page
     host.goto(lan_site + "/")
     form = host.locator("form#new-game")
     form.locator("input[name=name]").fill("Host")
