@@ -99,7 +99,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.group = group_name(self.gid)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        found = await self._load()
+        try:
+            found = await self._load()
+        except BaseException:  # the database is away: the socket fails as before, out of the group
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            raise
         if found is None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             del self.group
