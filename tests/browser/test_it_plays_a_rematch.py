@@ -41,7 +41,8 @@ def test_a_game_against_a_bot_ends_in_a_scorecard_and_a_rematch(new_page: Any, s
     page.goto(f"{site}/__test__/login/{player}/?next={game['url']}")
     page.wait_for_selector("#rummi[data-ready]")
     weight = _weight(page)
-    assert weight < 160_000, weight  # the board kit, the settings and the phone menu
+    # The board kit, the settings, the phone menu and the note of a board that did not load.
+    assert weight < 161_000, weight
     (ROOT / "var").mkdir(exist_ok=True)
     (ROOT / "var" / "board-weight.txt").write_text(f"game page js+css bytes {weight}\n")
 
