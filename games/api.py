@@ -153,7 +153,8 @@ def new_game_options(body: dict[str, Any]) -> dict[str, Any]:
     """The body of ``POST /api/games/`` checked field by field, as the page's form checks its
     own: a known field, of its JSON type or null, and an option the mode takes; else 400
     ``bad_options`` (``bad_name`` for the name) with a sentence naming the field and what it
-    takes. Its values are then the services' to check (a clock the mode does not offer)."""
+    takes. A null field is one left out. Its values are then the services' to check (a clock
+    the mode does not offer)."""
     for key, value in body.items():
         if key not in NEW_GAME:
             raise Invalid(
@@ -166,6 +167,7 @@ def new_game_options(body: dict[str, Any]) -> dict[str, Any]:
             raise Invalid(code, f"{key} takes {takes}; it came as {sent_as(value)}.")
     if body.get("rounds") not in (None, "", "one", "target"):
         raise Invalid("bad_options", f"rounds takes {NEW_GAME['rounds'][1]}.")
+    body = {key: value for key, value in body.items() if value is not None}  # null: left out
     info = GUIDES.get(body.get("mode") or "parlor")
     if info is None:
         return body  # a mode no family plays: the services say which there are

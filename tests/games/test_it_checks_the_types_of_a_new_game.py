@@ -97,6 +97,23 @@ def test_null_fields_and_the_modes_own_options_are_taken(alice: Any) -> None:
         Game.objects.all().delete()
 
 
+def test_a_null_field_is_one_left_out(alice: Any) -> None:
+    nulls = dict.fromkeys(("mode", "players", "clock", "target", "listed", "rated", "seats"))
+
+    answer = post(client_for(alice), "/api/games/", nulls)
+
+    assert answer.status_code == 201, answer.json()
+    game = Game.objects.get()
+    assert (game.mode, game.players, game.clock_seconds, game.listed, game.rated) == (
+        "parlor",
+        2,
+        60,
+        True,
+        False,
+    )
+    assert game.config["match"]["target"] == 200
+
+
 def test_a_join_with_a_name_that_is_not_text_is_a_400(alice: Any) -> None:
     game = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
     token = game.seats.get(index=1).invite_token
