@@ -287,10 +287,11 @@ def account_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@limited("profile")
 def account_profile(request: HttpRequest) -> HttpResponse:
     """Save the display name and bio. Only a change of name made counts against the limit on
     name changes (rummi_site/limits.py): a bio edit, the same name again or a refused name
-    does not."""
+    does not (every save counts against the looser limit on profile saves)."""
     form = ProfileForm(request.POST)
     if not form.is_valid():
         return _account_page(request, 400, profile_form=form)

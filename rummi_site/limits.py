@@ -29,6 +29,9 @@ RATES = {
     "editor": "30/m",
     "puzzle": "60/m",
     "rename": "5/h",
+    # Every profile save, whatever it changes: a refused name (checked against every account's
+    # names) or a bio edit is not a name change, yet each costs the site a little work.
+    "profile": "60/h",
     "avatar": "10/h",
     "seek": "20/m",
 }
@@ -39,6 +42,7 @@ WHAT = {
     "editor": "editor checks",
     "puzzle": "puzzle moves",
     "rename": "name changes",
+    "profile": "profile saves",
     "avatar": "avatar uploads",
     "seek": "seeks",
 }

@@ -16,6 +16,7 @@ from rummi_site.limits import RATES
 
 pytestmark = pytest.mark.django_db
 LIMIT = int(RATES["rename"].split("/")[0])
+SAVES = int(RATES["profile"].split("/")[0])
 
 
 @pytest.fixture(autouse=True)
@@ -81,3 +82,15 @@ def test_the_sixth_real_change_in_an_hour_is_refused(alice: Any) -> None:
     assert "Too many name changes (at most 5 an hour)" in refused.content.decode()
     assert PlayerProfile.of(alice).display_name == f"Player {LIMIT - 1}"
     assert save(client, f"Player {LIMIT - 1}", "a bio still saves").status_code == 302
+
+
+def test_every_save_counts_toward_the_looser_limit_on_profile_saves(alice: Any) -> None:
+    """Refused names are checked against every account's names: not free without end."""
+    client = signed_in(alice)
+    answers = [save(client, "Master bot") for _ in range(SAVES)]
+
+    refused = save(client, "", "one more bio")
+
+    assert {a.status_code for a in answers} == {400}
+    assert refused.status_code == 429
+    assert "Too many profile saves (at most 60 an hour)" in refused.content.decode()
