@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hmac
 import json
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -17,9 +18,10 @@ from rummi_site.limits import limited
 from rummi_site.retry import idempotent
 
 from . import services
-from .errors import Conflict, Forbidden, Invalid
+from .errors import Conflict, Forbidden, Invalid, sent_as
 from .identity import become_guest, identity_of
 from .models import Game
+from .modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, GUIDES, LIVE_CLOCKS, TARGET_SCORES, TILE_SETS
 from .review import best_play, hints_allowed
 from .services import get_game
 
@@ -102,11 +104,101 @@ def game_action(request: HttpRequest, gid: str, action: str) -> JsonResponse:
     return JsonResponse(services.act(gid, viewer, action, body))
 
 
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _flag(value: object) -> bool:
+    return isinstance(value, bool)
+
+
+def _texts(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _listed(values: Iterable[object]) -> str:
+    return ", ".join(map(str, values))
+
+
+# The fields of POST /api/games/ (docs/api.md): each one's JSON type, and what it takes in
+# words for the sentence refusing another. null is a field left out.
+NEW_GAME: dict[str, tuple[Callable[[object], bool], str]] = {
+    "mode": (_text, f"text, one of {_listed(GUIDES)}"),
+    "players": (_whole, "a whole number (how many sit at the table)"),
+    "seats": (_texts, 'a list of the other seats, each "human" or "bot:<strength>"'),
+    "clock": (_whole, f"a whole number of seconds a turn ({_listed(LIVE_CLOCKS)}), or null"),
+    "days": (_whole, f"a whole number of days a move ({_listed(CORRESPONDENCE_DAYS)}), or null"),
+    "target": (_whole, f"a whole number of points ({_listed(TARGET_SCORES)})"),
+    "rounds": (_text, '"one" (a single round) or "target" (play to the target score)'),
+    "tiles": (_text, f"text, one of {_listed(TILE_SETS)}"),
+    "opening": (_whole, "a whole number of points"),
+    "rated": (_flag, "true or false"),
+    "listed": (_flag, "true or false"),
+    "name": (_text, "text: the name shown at the table"),
+    "watch": (_text, f"text, a bot strength ({_listed(BOT_STRENGTHS)})"),
+}
+# The fields only some modes take (their guide's options; Sandbox's tile set and opening).
+MODE_FIELDS = ("clock", "days", "target", "rounds", "tiles", "opening")
+
+
+def _shown_key(key: str) -> str:
+    return key if len(key) <= 24 else key[:24] + "..."
+
+
+def new_game_options(body: dict[str, Any]) -> dict[str, Any]:
+    """The body of ``POST /api/games/`` checked field by field, as the page's form checks its
+    own: a known field, of its JSON type or null, and an option the mode takes; else 400
+    ``bad_options`` (``bad_name`` for the name) with a sentence naming the field and what it
+    takes. A null field is one left out. Its values are then the services' to check (a clock
+    the mode does not offer)."""
+    for key, value in body.items():
+        if key not in NEW_GAME:
+            raise Invalid(
+                "bad_options",
+                f"{_shown_key(key)} is not a field of a new game; they are {_listed(NEW_GAME)}.",
+            )
+        check, takes = NEW_GAME[key]
+        if value is not None and not check(value):
+            code = "bad_name" if key == "name" else "bad_options"
+            raise Invalid(code, f"{key} takes {takes}; it came as {sent_as(value)}.")
+    if body.get("rounds") not in (None, "", "one", "target"):
+        raise Invalid("bad_options", f"rounds takes {NEW_GAME['rounds'][1]}.")
+    body = {key: value for key, value in body.items() if value is not None}  # null: left out
+    info = GUIDES.get(body.get("mode") or "parlor")
+    if info is None:
+        return body  # a mode no family plays: the services say which there are
+    takes = set(info.options)
+    if "tiles" in takes:
+        takes.add("opening")  # Sandbox's own rules: its tile set and its opening
+    for key in MODE_FIELDS:
+        if body.get(key) in (None, "") or key in takes:
+            continue
+        if key == "clock" and info.fixed_clock:
+            message = f"{info.label} has a {info.fixed_clock}-second clock: leave clock out."
+        else:
+            own = _listed(sorted(takes - {"players"})) or "none but players"
+            message = f"{info.label} has no {key} option (its options: {own})."
+        raise Invalid("bad_options", message)
+    return body
+
+
+def _guest_name(body: dict[str, Any]) -> str | None:
+    """The ``name`` a guest sent, text or nothing (its rules: :func:`become_guest`)."""
+    name = body.get("name")
+    if name is not None and not isinstance(name, str):
+        raise Invalid("bad_name", f"name takes {NEW_GAME['name'][1]}; it came as {sent_as(name)}.")
+    return name
+
+
 @require_POST
 @json_errors
 @limited("create")
 def create(request: HttpRequest) -> JsonResponse:
-    body = read_body(request)
+    body = new_game_options(read_body(request))
     viewer = identity_of(request)
     # A guest names themselves (the name rules apply); an account sits under its shown name.
     viewer = become_guest(request, body.get("name") or viewer.name)
@@ -122,7 +214,7 @@ def create(request: HttpRequest) -> JsonResponse:
 @limited("join")
 def join(request: HttpRequest, token: str) -> JsonResponse:
     body = read_body(request)
-    viewer = become_guest(request, body.get("name") or identity_of(request).name)
+    viewer = become_guest(request, _guest_name(body) or identity_of(request).name)
     game = services.join_game(viewer, token)
     return JsonResponse({"gid": game.public_id, "url": game.get_absolute_url()})
 

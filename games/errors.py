@@ -7,6 +7,11 @@ once, in rummi_site/jsonapi.py, and the socket sends the same body in its answer
 >>> error = Conflict("stale", "The game moved on.", seq=7)
 >>> (error.code, error.message, error.body)
 ('stale', 'The game moved on.', {'error': 'stale', 'message': 'The game moved on.', 'seq': 7})
+
+A refusal of a JSON value of the wrong type says how it came (:func:`sent_as`):
+
+>>> [sent_as(v) for v in ("2", 2.0, True, None, ["Gus"], {})]
+['text ("2")', 'a number with a decimal point (2.0)', 'true', 'null', 'a list', 'an object']
 """
 
 from __future__ import annotations
@@ -50,3 +55,21 @@ class Illegal(DomainError):
 
 class Unavailable(DomainError):
     """Cannot be answered now (nothing to pick from yet); trying later may work."""
+
+
+def sent_as(value: object) -> str:
+    """How a JSON value came, in words, for the sentence that refuses it for its type."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        shown = value if len(value) <= 20 else value[:20] + "..."
+        return f'text ("{shown}")'
+    if isinstance(value, float):
+        return f"a number with a decimal point ({value})"
+    if isinstance(value, int):
+        return f"the number {value}"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"

@@ -98,12 +98,18 @@ def seated_identity(request: Any) -> Identity:
 def become_guest(request: Any, name: object) -> Identity:
     """Give an anonymous visitor a guest identity with a display name (kept in the session);
     a signed-in user stays who they are (:func:`seated_identity`). The name follows the name
-    rules (games/names.py): one that hides characters, is reserved or looks like an account's
-    is refused, not cleaned."""
+    rules (games/names.py): one that hides characters, is longer than ``NAME_MAX``, is reserved
+    or looks like an account's is refused, not cleaned."""
     if request.user.is_authenticated:
         return seated_identity(request)
-    if str(name or "").strip():
-        check_name(str(name))
+    text = str(name or "")
+    if len(text) > NAME_MAX:
+        # As the page's form says it: refused, never cut (docs/fair-play.md "Names").
+        raise Invalid(
+            "bad_name", f"A name has at most {NAME_MAX} characters (this one has {len(text)})."
+        )
+    if text.strip():
+        check_name(text)
     request.session[GUEST_NAME] = clean_name(name)
     guest_key(request.session)
     return identity_of(request)

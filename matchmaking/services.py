@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from games import services as games
 from games.engine.families import modes
-from games.errors import Conflict, Forbidden, Invalid
+from games.errors import Conflict, Forbidden, Invalid, sent_as
 from games.identity import Identity
 from games.models import Game, Status
 from games.modes import BOT_STRENGTHS, mode_info, players_allowed, setup_from
@@ -80,8 +80,12 @@ def read_seek(options: dict[str, Any]) -> dict[str, Any]:
         raise Invalid("bad_seek", f"mode must be one of {', '.join(SEEKABLE)} (rated games).")
     players = options.get("players", 2)
     allowed = players_allowed(str(mode))
-    if not _whole(players) or players not in allowed:
-        counts = ", ".join(map(str, allowed))
+    counts = ", ".join(map(str, allowed))
+    if not _whole(players):
+        raise Invalid(
+            "bad_seek", f"players takes a whole number ({counts}); it came as {sent_as(players)}."
+        )
+    if players not in allowed:
         raise Invalid("bad_seek", f"{mode_info(str(mode)).label} is played by {counts} players.")
     bots_after = options.get("bots_after")
     if bots_after is not None and (not _whole(bots_after) or bots_after not in BOT_WAITS):

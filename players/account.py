@@ -38,15 +38,17 @@ def rename(profile: PlayerProfile, name: str, bio: str) -> None:
     taken = PlayerProfile.objects.filter(display_name_key=key).exclude(pk=profile.pk)
     if key and taken.exists():
         raise Conflict("name_taken", "That display name is taken.")
+    renamed = name != profile.display_name
     profile.display_name, profile.display_name_key, profile.bio = name, key, bio
     shown = name or profile.user.get_username()
     try:
         with transaction.atomic():
             profile.save(update_fields=["display_name", "display_name_key", "bio"])
-            # Shown the same way everywhere: the account's seats, results and tournament
-            # entries, past ones too, take the new name (as deletion gives them its name).
-            game_services.rename_player(profile.user_id, shown)
-            tournaments.rename_user(profile.user_id, shown)
+            if renamed:
+                # Shown the same way everywhere: the account's seats, results and tournament
+                # entries, past ones too, take the new name (as deletion gives them its name).
+                game_services.rename_player(profile.user_id, shown)
+                tournaments.rename_user(profile.user_id, shown)
     except IntegrityError:
         raise Conflict("name_taken", "That display name is taken.") from None
 

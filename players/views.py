@@ -23,7 +23,7 @@ from puzzles import services as puzzles
 from ratings import services as ratings
 from ratings.models import Pool, Rating
 from rummi_site.jsonapi import json_errors, read_body, status_of
-from rummi_site.limits import limited
+from rummi_site.limits import count_one, limited, used_up
 
 from . import account, changes, cosmetics, stats
 from .avatars import set_avatar
@@ -287,19 +287,25 @@ def account_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-@limited("rename")
+@limited("profile")
 def account_profile(request: HttpRequest) -> HttpResponse:
+    """Save the display name and bio. Only a change of name made counts against the limit on
+    name changes (rummi_site/limits.py): a bio edit, the same name again or a refused name
+    does not (every save counts against the looser limit on profile saves)."""
     form = ProfileForm(request.POST)
     if not form.is_valid():
         return _account_page(request, 400, profile_form=form)
+    profile = PlayerProfile.of(request.user)
+    name = form.cleaned_data["display_name"]
+    renaming = name != profile.display_name
+    if renaming and (refused := used_up(request, "rename")) is not None:
+        return refused
     try:
-        account.rename(
-            PlayerProfile.of(request.user),
-            form.cleaned_data["display_name"],
-            form.cleaned_data["bio"],
-        )
+        account.rename(profile, name, form.cleaned_data["bio"])
     except DomainError as error:
         return _account_page(request, status_of(error), profile_form=form, error=error.body)
+    if renaming:
+        count_one(request, "rename")
     messages.success(request, "Profile saved.")
     return redirect("account_page")
 

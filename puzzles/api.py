@@ -15,7 +15,8 @@ POST bodies are JSON and need Django's CSRF token in ``X-CSRFToken`` (the puzzle
                                          "hints"}], "streak", "solved"}``
 ``POST /puzzles/api/<slug>/attempt``     ``{"mode": "trainer"|"streak"|"daily"}`` -> 201 a
                                          new attempt, 200 the open one: ``{"id", "mode",
-                                         "started", "hints"}``
+                                         "started", "hints"}``; the first try at today's
+                                         daily is ``"daily"`` whatever the mode asked
 ``POST /puzzles/api/<slug>/submit``      ``{"table": [[codes]]}`` (the whole final table) ->
                                          ``{"solved": true, "played", "seconds", "hints",
                                          "rating": {"before", "after", "change", "rd",
@@ -31,8 +32,10 @@ POST bodies are JSON and need Django's CSRF token in ``X-CSRFToken`` (the puzzle
 
 Errors are JSON ``{"error": code, "message": sentence}`` with a 4xx status: 400 malformed
 (``bad_json``, ``bad_table``, ``bad_rack``, ``bad_mode``, ``not_the_daily``,
-``not_the_streak_puzzle``), 404 ``no_such_puzzle``, 409 ``no_attempt``, ``already_finished``
-or ``no_more_hints``, 422 a rule broken: the engine's code (``meld_invalid``,
+``not_the_streak_puzzle``), 404 ``no_such_puzzle``, 409 ``no_attempt`` (none started, or today's
+daily not yet started as the daily try), ``already_finished`` (submit, hint or give-up after
+the last attempt was solved or given up: start it again) or ``no_more_hints``, 422 a rule
+broken: the engine's code (``meld_invalid``,
 ``table_tile_taken``, ``tile_not_in_rack``, ``no_tile_played``, ``joker_not_replaced``) or
 ``goal_not_met``, and in the editor ``too_many_copies`` or ``nothing_playable``.
 """
@@ -50,16 +53,24 @@ from rummi_site.limits import limited
 from . import daily as dailies
 from . import editor as editing
 from . import services
+from .models import Attempt
 
 
 def _mode(value: object) -> str:
-    return value if isinstance(value, str) and value else "trainer"
+    """The attempt's ``mode`` as sent: missing or null is the trainer; anything but text is
+    refused here, and text that is no mode by :func:`services.start_attempt`."""
+    if value is None:
+        return "trainer"
+    if not isinstance(value, str):
+        modes = ", ".join(f'"{mode}"' for mode in Attempt.Mode.values)
+        raise Invalid("bad_mode", f"mode must be one of {modes} (as text), or left out.")
+    return value
 
 
 @require_GET
 @json_errors
 def trainer(request: HttpRequest) -> JsonResponse:
-    mode = _mode(request.GET.get("mode"))
+    mode = request.GET.get("mode") or "trainer"
     if mode not in ("trainer", "streak"):
         raise Invalid("bad_mode", "mode must be trainer or streak.")
     return JsonResponse(services.trainer_state(identity_of(request), mode))

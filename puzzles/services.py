@@ -206,8 +206,28 @@ def get_puzzle(slug: str) -> Puzzle:
     return puzzle
 
 
-def open_attempt(puzzle: Puzzle, player: Identity) -> Attempt | None:
+def daily_pending(puzzle: Puzzle, player: Identity, on: dt.date | None = None) -> bool:
+    """Whether ``puzzle`` is the daily of ``on`` (today, UTC) and the player has not made
+    their daily try at it that day: until they have, any try at it is the daily try, from
+    whichever page or endpoint it starts (README "Puzzles"), so nothing about it (a hint, the
+    solution) can be seen outside that try."""
+    on = on or timezone.now().date()
+    if not DailyPuzzle.objects.filter(date=on, puzzle=puzzle).exists():
+        return False
     if player.anonymous:
+        return True
+    tried = Attempt.objects.filter(
+        player.owns(), puzzle=puzzle, mode=Attempt.Mode.DAILY, started__date=on
+    )
+    return not tried.exists()
+
+
+def open_attempt(
+    puzzle: Puzzle, player: Identity, now: dt.datetime | None = None
+) -> Attempt | None:
+    """The player's open attempt at ``puzzle``. None before their daily try at today's daily
+    (:func:`daily_pending`): one left open from an earlier day is not that try."""
+    if player.anonymous or daily_pending(puzzle, player, (now or timezone.now()).date()):
         return None
     return (
         Attempt.objects.filter(player.owns(), puzzle=puzzle, finished__isnull=True)
@@ -216,11 +236,34 @@ def open_attempt(puzzle: Puzzle, player: Identity) -> Attempt | None:
     )
 
 
-def _require_attempt(puzzle: Puzzle, player: Identity) -> Attempt:
-    attempt = open_attempt(puzzle, player)
-    if attempt is None:
-        raise Conflict("no_attempt", "Start the puzzle first.")
-    return attempt
+DAILY_FIRST = (
+    "This is today's daily puzzle: your first try at it today is your daily try. "
+    "Start it first (on the daily puzzle's page)."
+)
+
+
+def _require_attempt(puzzle: Puzzle, player: Identity, now: dt.datetime | None = None) -> Attempt:
+    """The open attempt, or a 409 saying why there is none: none started, the last one over
+    (``already_finished``), or today's daily not started as the daily try."""
+    now = now or timezone.now()
+    attempt = open_attempt(puzzle, player, now)
+    if attempt is not None:
+        return attempt
+    if daily_pending(puzzle, player, now.date()):
+        raise Conflict("no_attempt", DAILY_FIRST)
+    last = (
+        None
+        if player.anonymous
+        else Attempt.objects.filter(player.owns(), puzzle=puzzle).order_by("-started").first()
+    )
+    if last is not None and last.finished is not None:
+        how = "solved" if last.solved else "given up"
+        raise Conflict(
+            "already_finished",
+            f"Your attempt at this puzzle is already over ({how}): start it again to play it "
+            "once more.",
+        )
+    raise Conflict("no_attempt", "Start the puzzle first.")
 
 
 def start_attempt(
@@ -228,13 +271,14 @@ def start_attempt(
 ) -> tuple[Attempt, bool]:
     """The player's open attempt at ``puzzle``, or a new one; ``True`` when new.
 
-    A daily attempt must be at today's daily (a second one that day is practice); a streak
-    attempt at the streak's next puzzle; a puzzle shared by link is always "shared".
+    A daily attempt must be at today's daily (a second one that day is practice), and the
+    first try at today's daily is the daily one whatever mode was asked (:func:`daily_pending`);
+    a streak attempt at the streak's next puzzle; a puzzle shared by link is always "shared".
     """
     now = now or timezone.now()
     if mode not in Attempt.Mode.values:
         raise Invalid("bad_mode", f"mode must be one of {', '.join(Attempt.Mode.values)}.")
-    existing = open_attempt(puzzle, player)
+    existing = open_attempt(puzzle, player, now)
     if existing is not None:
         return existing, False
     mode = _checked_mode(puzzle, player, mode, now)
@@ -250,6 +294,8 @@ def start_attempt(
 def _checked_mode(puzzle: Puzzle, player: Identity, mode: str, now: dt.datetime) -> str:
     if not puzzle.public or puzzle.source == Puzzle.Source.USER:
         return Attempt.Mode.SHARED
+    if daily_pending(puzzle, player, now.date()):
+        return Attempt.Mode.DAILY  # whatever was asked: the first try at today's daily
     if mode == Attempt.Mode.DAILY:
         daily = DailyPuzzle.objects.filter(date=now.date()).first()
         if daily is None or daily.puzzle_id != puzzle.pk:
@@ -283,7 +329,8 @@ def submit(
     sentence for an illegal turn or one that falls short of the goal (a mistake, the attempt
     stays open).
     """
-    attempt = _require_attempt(puzzle, player)
+    now = now or timezone.now()
+    attempt = _require_attempt(puzzle, player, now)
     after = parse_melds(table, "table")
     try:
         played = played_tiles(parse_table(puzzle.table), parse_tiles(puzzle.rack), after)
@@ -295,7 +342,7 @@ def submit(
     if len(played) < puzzle.tiles_needed:
         _count_mistake(attempt)
         raise Illegal("goal_not_met", _short_of_goal(puzzle, len(played)))
-    result = _finish(attempt, solved=True, now=now or timezone.now())
+    result = _finish(attempt, solved=True, now=now)
     return {"solved": True, "played": [str(t) for t in played], **result}
 
 
@@ -353,14 +400,12 @@ def hint_melds(puzzle: Puzzle) -> list[list[str]]:
 
 
 def give_up(puzzle: Puzzle, player: Identity, now: dt.datetime | None = None) -> dict[str, Any]:
-    """The solution; the open attempt counts as a loss. A player who already finished the
-    puzzle may see it again for free."""
-    attempt = open_attempt(puzzle, player)
-    if attempt is None:
-        if player.anonymous or not Attempt.objects.filter(player.owns(), puzzle=puzzle).exists():
-            raise Conflict("no_attempt", "Start the puzzle first.")
-        return {"solution": puzzle.solution, "solved": False, "rating": None}
-    result = _finish(attempt, solved=False, now=now or timezone.now())
+    """The solution; the open attempt counts as a loss. Only an open attempt can be given up
+    (a finished one is ``already_finished``): a player who finished the puzzle sees it again
+    by starting it again, a later try that costs no rating."""
+    now = now or timezone.now()
+    attempt = _require_attempt(puzzle, player, now)
+    result = _finish(attempt, solved=False, now=now)
     return {"solution": puzzle.solution, "solved": False, **result}
 
 

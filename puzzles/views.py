@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -26,6 +27,10 @@ from .forms import EditorForm
 from .models import Attempt, Puzzle
 
 MODES = ("trainer", "streak", "daily")
+DAILY_HERE = (
+    "That is today's daily puzzle: your first try at it is your daily try, so it opens here. "
+    "Once you have made it, the puzzle opens on its own page too."
+)
 
 
 @require_GET
@@ -71,6 +76,11 @@ def bootstrap(puzzle: Puzzle, mode: str) -> dict[str, Any]:
 
 def _puzzle_page(request: HttpRequest, puzzle: Puzzle, mode: str) -> HttpResponse:
     player = identity_of(request)
+    if services.daily_pending(puzzle, player):
+        # Today's daily opens on its own page until the player's daily try is made: any try
+        # at it is that try (README "Puzzles"); afterwards it opens here as practice.
+        messages.info(request, DAILY_HERE)
+        return redirect("puzzles:daily")
     attempt = services.open_attempt(puzzle, player)
     context = {
         "puzzle": puzzle,

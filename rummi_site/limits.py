@@ -29,6 +29,9 @@ RATES = {
     "editor": "30/m",
     "puzzle": "60/m",
     "rename": "5/h",
+    # Every profile save, whatever it changes: a refused name (checked against every account's
+    # names) or a bio edit is not a name change, yet each costs the site a little work.
+    "profile": "60/h",
     "avatar": "10/h",
     "seek": "20/m",
 }
@@ -39,26 +42,32 @@ WHAT = {
     "editor": "editor checks",
     "puzzle": "puzzle moves",
     "rename": "name changes",
+    "profile": "profile saves",
     "avatar": "avatar uploads",
     "seek": "seeks",
 }
 
 
+def _usage(
+    request: HttpRequest, group: str, methods: tuple[str, ...], increment: bool
+) -> dict[str, Any] | None:
+    return get_usage(
+        request,
+        group=f"rummi.{group}",
+        key="user_or_ip",
+        rate=RATES[group],
+        method=list(methods),
+        increment=increment,
+    )
+
+
 def limited(group: str, methods: tuple[str, ...] = ("POST",)) -> Callable[..., Any]:
     """Limit a view's ``methods`` to ``RATES[group]`` per person."""
-    rate = RATES[group]
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            usage = get_usage(
-                request,
-                group=f"rummi.{group}",
-                key="user_or_ip",
-                rate=rate,
-                method=list(methods),
-                increment=True,
-            )
+            usage = _usage(request, group, methods, increment=True)
             if usage is not None and usage["should_limit"]:
                 return too_many(request, group, int(usage["time_left"]))
             return view(request, *args, **kwargs)
@@ -66,6 +75,22 @@ def limited(group: str, methods: tuple[str, ...] = ("POST",)) -> Callable[..., A
         return wrapped
 
     return decorate
+
+
+def used_up(
+    request: HttpRequest, group: str, methods: tuple[str, ...] = ("POST",)
+) -> HttpResponse | None:
+    """For a view that counts only what it does (:func:`count_one`), not every request: the
+    429 answer when the person has used up ``RATES[group]`` already, else None. Counts nothing."""
+    usage = _usage(request, group, methods, increment=False)
+    if usage is not None and usage["count"] >= usage["limit"]:
+        return too_many(request, group, int(usage["time_left"]))
+    return None
+
+
+def count_one(request: HttpRequest, group: str, methods: tuple[str, ...] = ("POST",)) -> None:
+    """Count one use of ``group`` for the person, once it is done (see :func:`used_up`)."""
+    _usage(request, group, methods, increment=True)
 
 
 def too_many(request: HttpRequest, group: str, retry_after: int) -> HttpResponse:

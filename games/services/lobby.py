@@ -253,7 +253,12 @@ def _seat_plan(raw: object, players: int) -> list[dict[str, str]]:
     plan = [{"kind": SeatKind.HUMAN}]
     given = list(raw) if isinstance(raw, list | tuple) else []
     if len(given) > players - 1:
-        raise Invalid("bad_options", f"{players} players means {players - 1} other seats")
+        others = players - 1
+        raise Invalid(
+            "bad_options",
+            f"seats lists the seats other than yours: {players} players means {others} other "
+            f"seat{'' if others == 1 else 's'}, and {len(given)} came.",
+        )
     for item in given + ["human"] * (players - 1 - len(given)):
         if item == "human":
             plan.append({"kind": SeatKind.HUMAN})

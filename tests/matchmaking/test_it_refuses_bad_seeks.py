@@ -48,8 +48,19 @@ def test_a_guest_is_refused(method: str) -> None:
         ({"mode": "chess", "players": 2}, "mode must be one of"),
         ({"players": 2}, "mode must be one of"),
         ({"mode": "parlor", "players": 7}, "Parlor League is played by 2, 3, 4, 5, 6 players."),
-        ({"mode": "parlor", "players": "2"}, "Parlor League is played by"),
-        ({"mode": "parlor", "players": True}, "Parlor League is played by"),
+        (
+            {"mode": "parlor", "players": "2"},
+            'players takes a whole number (2, 3, 4, 5, 6); it came as text ("2").',
+        ),
+        (
+            {"mode": "parlor", "players": True},
+            "players takes a whole number (2, 3, 4, 5, 6); it came as true.",
+        ),
+        (
+            {"mode": "r45", "players": 2.0},
+            "players takes a whole number (2, 3, 4); it came as a number with a decimal point "
+            "(2.0).",
+        ),
         ({"mode": "rush", "players": 3}, "Rummy Rush is played by 2 players."),
         ({"mode": "blitz", "players": 5}, "Blitz is played by 2, 3, 4 players."),
         ({"mode": "r45", "players": 5}, "Rummy 45 is played by 2, 3, 4 players."),

@@ -63,6 +63,9 @@ def test_giving_up_shows_the_solution_and_counts_as_a_loss(alice: Any, hard: Puz
     attempt = Attempt.objects.get(user=alice)
     assert attempt.gave_up and not attempt.solved and attempt.rated
     assert PlayerRating.objects.get(user=alice).rating < 1500
+    # Seeing it again is a new try, which costs nothing (only the first finished try is rated).
+    assert post(client, api(hard.slug, "give-up")).json()["error"] == "already_finished"
+    post(client, api(hard.slug, "attempt"), {})
     again = post(client, api(hard.slug, "give-up")).json()
     assert again["solution"] == hard.solution and again["rating"] is None
 
