@@ -43,3 +43,7 @@ urlpatterns += [
         {"document_root": settings.MEDIA_ROOT},
     )
 ]
+
+# allauth's rate limits (sign-up, sign-in, password resets) answer with the site's 429 page and
+# Retry-After, as the site's own limits do (accounts/limits.py, rummi_site/limits.py).
+handler429 = "accounts.limits.too_many_attempts"
