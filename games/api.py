@@ -8,12 +8,12 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.views.csrf import csrf_failure as django_failure
+from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rummi_site import push
-from rummi_site.jsonapi import json_errors, read_body
+from rummi_site.jsonapi import is_json_path, json_errors, read_body
 from rummi_site.limits import limited
 from rummi_site.retry import idempotent
 
@@ -229,14 +229,15 @@ def invites(game: Game) -> list[dict[str, Any]]:
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> Any:
-    """CSRF failures: JSON for the API, Django's page elsewhere."""
+    """CSRF failures: JSON for the API, the site's own page elsewhere (templates/403_csrf.html:
+    a form from a stale page or a browser keeping no cookies, never Django's page)."""
     match = request.resolver_match  # the JSON endpoints' URL names start with api_
-    if match is not None and (match.url_name or "").startswith("api_"):
+    if is_json_path(request) or (match is not None and (match.url_name or "").startswith("api_")):
         return JsonResponse(
             {"error": "csrf", "message": "The request lacks a valid CSRF token; reload the page."},
             status=403,
         )
-    return django_failure(request, reason)
+    return render(request, "403_csrf.html", status=403)
 
 
 @csrf_exempt

@@ -76,6 +76,8 @@ GAME_ID = re.compile(r"[A-Za-z0-9_.-]{1,16}")
 
 
 class GameConsumer(AsyncWebsocketConsumer):
+    refused = False  # closed as it opened (an unknown game): nothing it sends is read
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Handle a message without Channels' per-message hop to the database thread.
 
@@ -95,7 +97,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         # commits between the two then reaches it as a frame (one the hello already holds is
         # dropped by its seq), where joining after the read lost it, and with it a game's end.
         if not GAME_ID.fullmatch(self.gid):
-            await self.close(code=4404)  # no game has such an id, nor could a group hold it
+            await self._refuse(4404)  # no game has such an id, nor could a group hold it
             return
         self.group = group_name(self.gid)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -107,7 +109,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if found is None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             del self.group
-            await self.close(code=4404)
+            await self._refuse(4404)
             return
         self.viewer, self.viewer_key, hello = found
         self.received: list[float] = []
@@ -119,6 +121,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         # the player's presence.
         ping_s = PRESENCE_EVERY_S if self.presence else EVERY_S
         await self.send(text_data=json.dumps({"type": "hello", **hello, "ping_s": ping_s}))
+
+    async def _refuse(self, code: int) -> None:
+        """Close with ``code`` (docs/api.md): accepted first, since a socket closed before it
+        is accepted is a refused handshake (HTTP 403), whose code no page can read. Whatever
+        it is sent before the close lands is not read."""
+        self.refused = True
+        await self.accept()
+        await self.close(code=code)
 
     @database_sync_to_async
     def _load(self) -> tuple[Identity, str, dict[str, Any]] | None:
@@ -147,6 +157,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._seen()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.refused:
+            return
         now = time.monotonic()
         self.received = [t for t in self.received if now - t < FLOOD_WINDOW_S] + [now]
         if len(self.received) > FLOOD_LIMIT:

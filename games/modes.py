@@ -63,6 +63,27 @@ class _Guides(Mapping[str, ModeInfo]):
 GUIDES: Mapping[str, ModeInfo] = _Guides()
 
 
+def players_in_words(players: tuple[int, ...]) -> str:
+    """``(2, 3, 4)`` as "2-4 players", ``(2,)`` as "2 players"."""
+    if len(players) == 1:
+        return f"{players[0]} players"
+    return f"{players[0]}-{players[-1]} players"
+
+
+def what_is_fixed(info: ModeInfo) -> str:
+    """The mode's fixed settings and its player count, the count once: a mode whose fixed
+    sentence already gives it ("A 30-second clock, the classic set, 2-4 players.") is not told
+    it again.
+
+    >>> what_is_fixed(mode_info("blitz"))
+    'A 30-second clock, the classic set, 2-4 players.'
+    >>> what_is_fixed(mode_info("sandbox"))
+    'No clock and one round; no target score. 2-6 players.'
+    """
+    words = players_in_words(info.players)
+    return info.fixed if words in info.fixed else f"{info.fixed} {words}."
+
+
 def guides() -> list[dict[str, Any]]:
     """Every mode's guide with its label and seat counts, for the pages (JSON-ready)."""
     return [
@@ -72,6 +93,7 @@ def guides() -> list[dict[str, Any]]:
             "summary": info.summary,
             "options": list(info.options),
             "fixed": info.fixed,
+            "fixed_and_players": what_is_fixed(info),
             "players": list(info.players),
         }
         for name, info in modes().items()

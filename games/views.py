@@ -124,6 +124,11 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     viewer = identity_of(request)
     if services.seat_of(game, viewer) is not None:
         return redirect(game)
+    if not _has_a_seat_to_take(game):
+        # Every seat is taken (or kept for a rematch's player): the page says so, with the game
+        # to watch once it is dealt, and no form to fill in for nothing.
+        status = 409 if request.method == "POST" else 200
+        return render(request, "games/join.html", {"game": game, "full": True}, status=status)
     if request.method == "POST":
         form = JoinForm(request.POST)
         if not form.is_valid():
@@ -133,10 +138,20 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
             services.join_game(viewer, token)
         except DomainError as error:
             context = {"game": game, "form": form, "error": error.body}
+            if error.code == "game_full":  # taken by someone else meanwhile
+                context["full"] = True
             return render(request, "games/join.html", context, status=status_of(error))
         return redirect(game)
     form = JoinForm(initial={"name": request.session.get(GUEST_NAME, "")})
     return render(request, "games/join.html", {"game": game, "form": form})
+
+
+def _has_a_seat_to_take(game: Game) -> bool:
+    """Whether an invite link of ``game`` can still seat someone (services.join_game takes any
+    open seat that is not kept for one person)."""
+    return game.status == Status.WAITING and any(
+        seat.is_open and not seat.reserved for seat in game.seats.all()
+    )
 
 
 @require_http_methods(["POST"])

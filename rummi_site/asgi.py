@@ -50,9 +50,11 @@ if settings.RUMMI_GC_TUNE:
 class NoSuchSocket(AsyncWebsocketConsumer):
     """A socket path that no route matches (an unknown one, or a game id holding a NUL, which
     the ``segment`` converter refuses) is closed with 4404, as an unknown game is, instead of
-    failing inside the router."""
+    failing inside the router. Accepted first, so that the close carries its code (closed
+    before, the handshake itself would be refused with an HTTP 403)."""
 
     async def connect(self) -> None:
+        await self.accept()
         await self.close(code=4404)
 
 

@@ -97,6 +97,14 @@ def too_many(request: HttpRequest, group: str, retry_after: int) -> HttpResponse
     retry_after = max(1, retry_after)
     limit = RATES[group].replace("/m", " a minute").replace("/h", " an hour")
     message = f"Too many {WHAT[group]} (at most {limit}); try again in {retry_after} s."
+    return refused(request, message, retry_after)
+
+
+def refused(request: HttpRequest, message: str, retry_after: int) -> HttpResponse:
+    """The one 429 of the site: ``message`` (saying how long to wait) as JSON under the API
+    paths, the site's page elsewhere, with ``Retry-After`` in seconds either way. The sign-in
+    pages' limits (allauth's) answer through it too (accounts/limits.py)."""
+    retry_after = max(1, retry_after)
     if is_json_path(request):
         response: HttpResponse = JsonResponse(
             {"error": "rate_limited", "message": message, "retry_after": retry_after}, status=429

@@ -4,7 +4,10 @@ new table, and "your move" in a correspondence game. Apps send to it through the
 (:func:`rummi_site.push.notify`); a page loaded before the call hears it all the same, with no
 polling.
 
-A visitor who is not signed in is refused (4401): the group is the account's.
+A visitor who is not signed in is refused (4401): the group is the account's. The socket is
+accepted first and then closed with that code, as docs/api.md says: closed before it is
+accepted, the server refuses the handshake itself (HTTP 403), and the page sees 1006 and tries
+again, where 4401 tells it there is nothing to hear (static/players/notices.js).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ class PlayerConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
+            await self.accept()  # so that the page hears the code, not a refused handshake
             await self.close(code=4401)
             return
         self.group = user_group(user.pk)

@@ -201,11 +201,14 @@ def logging_from_env(env: Mapping[str, str]) -> dict[str, Any]:
         "formatters": {
             "line": {"format": "{asctime} {levelname} {name} [{process}] {message}", "style": "{"}
         },
+        # A request refused for what it sent is one line, never a traceback (logs.py).
+        "filters": {"client_fault": {"()": "rummi_site.logs.ClientFaultOnOneLine"}},
         "handlers": {
             "stderr": {
                 "class": "logging.StreamHandler",
                 "stream": "ext://sys.stderr",
                 "formatter": "line",
+                "filters": ["client_fault"],
             },
             "file": {
                 "class": "rummi_site.logs.FolderMakingRotatingFileHandler",
@@ -215,6 +218,7 @@ def logging_from_env(env: Mapping[str, str]) -> dict[str, Any]:
                 "encoding": "utf-8",
                 "delay": True,
                 "formatter": "line",
+                "filters": ["client_fault"],
             },
         },
         "root": {"handlers": ["stderr", "file"], "level": "WARNING"},
@@ -422,6 +426,8 @@ MIDDLEWARE = [
     # Static files, with DEBUG off too: `make run` has no proxy in front (STORAGES below).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "rummi_site.jsonapi.JsonErrorsMiddleware",
+    # A 405 says which methods the address takes (rummi_site/refusals.py).
+    "rummi_site.refusals.MethodsMiddleware",
     "rummi_site.untrusted.RefuseNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "rummi_site.slashes.CommonMiddleware",

@@ -43,3 +43,9 @@ urlpatterns += [
         {"document_root": settings.MEDIA_ROOT},
     )
 ]
+
+# allauth's rate limits (sign-up, sign-in, password resets) answer with the site's 429 page and
+# Retry-After, as the site's own limits do (accounts/limits.py, rummi_site/limits.py).
+handler429 = "accounts.limits.too_many_attempts"
+# A request Django could not read says what was wrong (too large, a file name too long).
+handler400 = "rummi_site.refusals.bad_request"

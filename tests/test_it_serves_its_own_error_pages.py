@@ -46,3 +46,18 @@ def test_the_favicon_and_manifest_are_served() -> None:
         assert finders.find(icon["src"].removeprefix("/static/")), icon
     page = Client().get("/").content.decode()
     assert 'rel="icon"' in page and 'rel="manifest"' in page
+
+
+@override_settings(DEBUG=False, SECURE_SSL_REDIRECT=False)
+def test_a_form_without_its_csrf_token_gets_the_sites_page_saying_to_reload() -> None:
+    """A stale form (or cookies off) is told so in the site's layout, never Django's page."""
+    client = Client(enforce_csrf_checks=True)
+    for url, form in (("/games/new", {"mode": "parlor"}), ("/accounts/signup/", {})):
+        response = client.post(url, form)
+        assert response.status_code == 403, url
+        page = response.content.decode()
+        assert "That form could not be sent" in page and "reload the page" in page
+        assert "cookies" in page and 'href="/"' in page and "· Rummi</title>" in page
+        assert "DEBUG" not in page and "CSRF verification failed" not in page
+    api = client.post("/api/games/", {}, content_type="application/json")
+    assert api.status_code == 403 and api.json()["error"] == "csrf"

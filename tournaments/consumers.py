@@ -20,6 +20,9 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         self.tid = int(self.scope["url_route"]["kwargs"]["tid"])
         frame = await self._frame()
         if frame is None:
+            # Accepted first, so that the page reads 4404 (docs/api.md); closed before, the
+            # handshake itself would be refused (HTTP 403).
+            await self.accept()
             await self.close(code=4404)
             return
         self.group = group_name(self.tid)

@@ -40,3 +40,12 @@ def test_it_refuses_mismatched_passwords(client: Client, django_user_model: Any)
 
     assert response.status_code == 200
     assert not django_user_model.objects.filter(username="dora").exists()
+
+
+@pytest.mark.django_db
+def test_the_account_pages_are_titled_as_the_sites_other_pages(client: Client) -> None:
+    """ "Sign up · Rummi", as the links say, like "Join a game · Rummi": not allauth's "Signup"."""
+    for name, title in (("account_signup", "Sign up · Rummi"), ("account_login", "· Rummi")):
+        page = client.get(reverse(name)).content.decode()
+        assert f"{title}</title>" in page, name
+    assert "<title>Signup" not in client.get(reverse("account_signup")).content.decode()

@@ -1,5 +1,7 @@
 """The board fits a 1280x800 desktop and a 390x844 phone: no sideways scrolling, the whole
-rack in view, tiles large enough to read and touch. Screenshots: see conftest.SHOTS."""
+rack in view, tiles large enough to read and touch; on the real site, a table of three against
+two bots shows every seat, every control's whole label and, at the end, the whole scorecard.
+Screenshots: see conftest.SHOTS."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, shoot
+from .conftest import DESKTOP, PHONE, call, shoot
 from .helpers import settle
 
 pytestmark = pytest.mark.browser
@@ -50,3 +52,72 @@ def test_a_sixty_tile_rack_stays_on_its_shelves_on_a_phone(new_page: Any, harnes
     ):
         assert rack["x"] <= box["left"] and box["right"] <= rack["x"] + rack["width"], box
     shoot(page, "rack-60-390x844.png")
+
+
+# What spills: an element whose content is wider than its box (a label cut by its button), and
+# where each box lies, to hold against the viewport and the box that clips it.
+SPILLS = "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.outerHTML.slice(0, 80))"
+BOXES = "els => els.map(e => e.getBoundingClientRect().toJSON())"
+
+
+def _inside(box: dict[str, float], outer: dict[str, float]) -> bool:
+    return outer["left"] - 0.5 <= box["left"] and box["right"] <= outer["right"] + 0.5
+
+
+@pytest.mark.parametrize("mode", ["sandbox", "blitz"])
+def test_a_table_of_three_fits_a_phone_to_the_end(new_page: Any, site: str, mode: str) -> None:
+    """Sandbox against bots shows Hint too (nine controls); rated Blitz ends with a Rating
+    column. Every seat's chip and tile count is in view, every label whole, and the scorecard
+    of a one-round game fits the screen without scrolling."""
+    options: dict[str, Any] = {"mode": mode, "players": 3, "seats": ["bot:beginner"] * 2}
+    if mode == "blitz":
+        options.update(rounds="one", rated=True)
+    game: dict[str, Any] = {}
+    while "url" not in game:  # a bot dealt the first turn has moved: deal again
+        game = call(
+            f"{site}/__test__/games",
+            {
+                "players": ["phoebe"],
+                "options": options,
+                "racks": [["R10", "R11", "R12"], ["K1", "B3", "Y5", "R2"], ["K2", "B4", "Y6"]],
+                "first": 0,
+            },
+        )
+    page = new_page(viewport=PHONE, touch=True)
+    page.goto(f"{site}/__test__/login/phoebe/?next={game['url']}")
+    page.wait_for_selector("#rummi[data-ready]")
+    settle(page)
+    screen = {"left": 0, "right": PHONE["width"]}
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    strip = page.locator(".rm-players").bounding_box()
+    strip_box = {"left": strip["x"], "right": strip["x"] + strip["width"]}
+    assert _inside(strip_box, screen), strip_box
+    chips = page.locator(".rm-players > .rm-player").evaluate_all(BOXES)
+    assert len(chips) == 3
+    for chip in chips:
+        assert _inside(chip, strip_box), (chip, strip_box)  # not cut off by the strip
+    assert page.locator(".rm-pcount").evaluate_all(SPILLS) == []
+    controls = page.locator(".rm-controls > .rm-btn:visible")
+    assert controls.count() == (9 if mode == "sandbox" else 8)  # Hint in practice
+    assert controls.evaluate_all(SPILLS) == []
+    for box in controls.evaluate_all(BOXES):
+        assert _inside(box, screen), box
+    shoot(page, f"three-{mode}-390x844.png")
+
+    for rack_tile in page.locator(".rm-rack .tile").all():
+        rack_tile.click()
+    page.keyboard.press("n")
+    page.keyboard.press("Space")
+    page.wait_for_selector("#rummi[data-ended]")
+    if mode == "blitz":
+        page.wait_for_selector(".rm-scores .rm-rating")
+        assert "Rating" in page.locator(".rm-scores thead").inner_text()
+    settle(page)
+    wrap = page.locator(".rm-scores-wrap")
+    assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth"), "the scorecard scrolls"
+    [table] = page.locator(".rm-scores").evaluate_all(BOXES)
+    assert _inside(table, screen), table
+    for cell in page.locator(".rm-scores th, .rm-scores td").evaluate_all(BOXES):
+        assert _inside(cell, screen), cell
+    shoot(page, f"three-{mode}-end-390x844.png")

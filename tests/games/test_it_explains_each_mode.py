@@ -88,3 +88,16 @@ def test_the_pages_give_every_modes_summary(name: str) -> None:
     for mode, guide in GUIDES.items():
         assert escape(guide.summary) in page
         assert Mode(mode).label in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", sorted(GUIDES))
+def test_how_to_play_gives_each_modes_player_count_once(name: str) -> None:
+    """Blitz's fixed settings already say "2-4 players": the page does not say it again."""
+    guide = GUIDES[name]
+    page = Client().get(reverse("how_to_play")).content.decode()
+    start = page.index(f'id="mode-{name}"')
+    section = page[start : page.index("</section>", start)]
+    players = guide.players
+    count = f"{players[0]} players" if len(players) == 1 else f"{players[0]}-{players[-1]} players"
+    assert section.count(count) == 1, section

@@ -66,3 +66,25 @@ def test_a_seek_while_playing_a_live_game_is_refused(alice: Any) -> None:
     _playing_live(alice)
     answer = post(client_for(alice), reverse("api_seek"), {"mode": "parlor", "players": 2})
     assert answer.status_code == 409 and answer.json()["error"] == "live_game_running"
+
+
+def test_the_lobby_form_refusal_links_to_the_game_being_played(alice: Any) -> None:
+    """The page the lobby's form answers with says why and leads to the live game."""
+    first = _playing_live(alice)
+    form = {"mode": "parlor", "players": "2", "seat1": "bot:casual", "clock": "60"}
+    page = client_for(alice).post(reverse("new_game"), form)
+    assert page.status_code == 409
+    html = page.content.decode()
+    assert "live game already" in html
+    assert f'href="{first.get_absolute_url()}"' in html and "Go to your game" in html
+
+
+def test_the_invite_page_refusal_links_to_the_game_being_played(alice: Any, bob: Any) -> None:
+    """Taking a seat by an invite link while playing a live game leads to that game."""
+    first = _playing_live(alice)
+    open_game = services.create_game(viewer(bob), {"mode": "parlor", "players": 2})
+    token = open_game.seats.get(index=1).invite_token
+    page = client_for(alice).post(reverse("join", args=[token]), {"name": ""})
+    assert page.status_code == 409
+    html = page.content.decode()
+    assert f'href="{first.get_absolute_url()}"' in html and "Go to your game" in html

@@ -29,7 +29,7 @@ from puzzles.management.commands.loadpuzzles import DEFAULT_FILE, load
 from puzzles.models import Puzzle
 
 from .conftest import key, viewer
-from .test_it_pushes_frames_without_leaking_racks import cookie_of, socket
+from .test_it_pushes_frames_without_leaking_racks import closing, cookie_of, socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -334,12 +334,7 @@ def test_a_socket_path_holding_a_nul_is_closed_as_unknown(duel: Game) -> None:
     client = Client()
     client.force_login(duel.seats.get(index=0).user)
 
-    async def scenario() -> Any:
-        sock = socket("a\x00b", cookie_of(client))
-        connected, code = await sock.connect()
-        return connected, code
-
-    assert asyncio.run(scenario()) == (False, 4404)
+    assert asyncio.run(closing(socket("a\x00b", cookie_of(client)))) == ("closed", 4404)
 
 
 def nul_forms(duel: Game) -> list[tuple[str, dict[str, str]]]:

@@ -1,0 +1,112 @@
+"""A request the site cannot take says what was wrong (rummi_site/refusals.py): an address
+asked with the wrong method says which it takes, a form too large says the limit, an upload
+whose file name is too long says so; and the log gets one line for each, never a traceback."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client, override_settings
+
+from games import services
+from games.identity import Identity
+from rummi_site.logs import FolderMakingRotatingFileHandler
+
+pytestmark = pytest.mark.django_db
+BOUNDARY = "rummi-boundary-7"
+
+
+def _log_file() -> Path:
+    [handler] = [
+        h for h in logging.getLogger().handlers if isinstance(h, FolderMakingRotatingFileHandler)
+    ]
+    handler.flush()
+    return Path(handler.baseFilename)
+
+
+def _written(log: Path, start: int) -> list[str]:
+    with log.open(encoding="utf-8") as file:
+        file.seek(start)
+        return file.read().splitlines()
+
+
+@pytest.fixture
+def log_start() -> int:
+    log = _log_file()
+    return log.stat().st_size if log.exists() else 0
+
+
+@override_settings(DEBUG=False)
+def test_a_page_asked_with_get_that_takes_post_says_so(alice: Any) -> None:
+    game = services.create_game(Identity(user_id=alice.pk, name="alice"), {"mode": "parlor"})
+    for url in (f"/g/{game.public_id}/rematch", f"/g/{game.public_id}/replay/1/puzzle"):
+        page = Client().get(url)
+        assert page.status_code == 405 and page["Allow"] == "POST", url
+        html = page.content.decode()
+        assert "This address takes POST, not GET." in html and "· Rummi</title>" in html
+
+
+@override_settings(DEBUG=False)
+def test_the_frame_relay_asked_with_get_says_so_in_json() -> None:
+    answer = Client().get("/internal/frames")
+    assert answer.status_code == 405 and answer["Allow"] == "POST"
+    assert answer.json() == {"error": "http_405", "message": "This address takes POST, not GET."}
+
+
+@override_settings(DEBUG=False)
+def test_a_bio_too_large_says_the_limit_and_logs_one_line(alice: Any, log_start: int) -> None:
+    client = Client()
+    client.force_login(alice)
+    page = client.post("/account/profile", {"display_name": "Al", "bio": "x" * 300_000})
+
+    assert page.status_code == 400
+    html = page.content.decode()
+    assert "The form sent is too large" in html and "256 KB" in html
+    assert "The request was malformed" not in html
+    lines = _written(_log_file(), log_start)
+    assert not any("Traceback" in line for line in lines), lines
+    [line] = [line for line in lines if "RequestDataTooBig" in line]
+    assert f"WARNING django.security.RequestDataTooBig [{os.getpid()}]" in line
+    assert "/account/profile" in line
+
+
+@override_settings(DEBUG=False)
+def test_an_upload_with_a_file_name_too_long_says_so_and_logs_one_line(
+    alice: Any, log_start: int
+) -> None:
+    client = Client()
+    client.force_login(alice)
+    # Built by hand: Django's test client would cut the name to 255 characters.
+    name = "a" * 3000 + ".png"
+    body = (
+        f"--{BOUNDARY}\r\n"
+        f'Content-Disposition: form-data; name="avatar"; filename="{name}"\r\n'
+        "Content-Type: image/png\r\n\r\nPNG\r\n"
+        f"--{BOUNDARY}--\r\n"
+    ).encode()
+    page = client.post(
+        "/account/avatar", body, content_type=f"multipart/form-data; boundary={BOUNDARY}"
+    )
+
+    assert page.status_code == 400
+    assert "A file name in the upload is too long" in page.content.decode()
+    lines = _written(_log_file(), log_start)
+    assert not any("Traceback" in line for line in lines), lines
+    [line] = [line for line in lines if "Unable to parse request body" in line]
+    assert "WARNING django.request" in line and "/account/avatar" in line
+
+
+@override_settings(DEBUG=False)
+def test_a_media_path_leaving_its_folder_is_refused_on_one_line(log_start: int) -> None:
+    page = Client().get("/media/../../etc/passwd")
+
+    assert page.status_code == 400
+    assert "That file path is not allowed" in page.content.decode()
+    lines = _written(_log_file(), log_start)
+    assert not any("Traceback" in line for line in lines), lines
+    [line] = [line for line in lines if "SuspiciousFileOperation" in line]
+    assert "WARNING" in line and "/media/../../etc/passwd" in line
