@@ -46,13 +46,21 @@ def game_events(request: HttpRequest, gid: str) -> JsonResponse:
 @json_errors
 @limited("hint", methods=("GET",))
 def game_hint(request: HttpRequest, gid: str) -> JsonResponse:
-    """The solver's best play for the asking seat: Sandbox and bot practice only."""
+    """The solver's best play for the asking seat: Sandbox and bot practice only, for a player
+    still in the game, in a family that has the solver."""
     game = get_game(gid)
     seat = services.seat_of(game, identity_of(request))
     if seat is None:
         raise Forbidden("not_a_player", "You are not playing in this game.")
+    family = services.family_of(game)
+    if not family.reviewed:
+        raise Forbidden(
+            "no_hints", f"{family.label} has no hints: they come from the Rummikub solver."
+        )
     if game.rated:
         raise Forbidden("rated_no_hints", "A rated game has no hints.")
+    if seat.resigned is not None:
+        raise Forbidden("resigned", "You resigned from this game: it has no hints for you.")
     if not hints_allowed(game):
         raise Forbidden("hints_off", "Hints are for Sandbox and practice against bots.")
     state = services.load_state(game)

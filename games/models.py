@@ -172,6 +172,12 @@ class Seat(models.Model):
         help_text="the seat's socket first heard from (stand-in games): a seat not seen in the "
         "game's first minute is absent (docs/fair-play.md)",
     )
+    resigned = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="when the seat's player resigned (the log's resignation, kept by the event "
+        "writer): they no longer play it, though the others may play on",
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "index"], name="unique_seat")]

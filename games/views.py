@@ -42,7 +42,13 @@ def _my_games(request: HttpRequest) -> list[dict[str, Any]]:
         game = seat.game
         my_turn = services.my_turn(game, seat.index)
         rows.append({"game": game, "seat": seat, "my_turn": my_turn})
-    rows.sort(key=lambda r: (not r["my_turn"], r["game"].status == Status.FINISHED))
+    # A game the player resigned is over for them, though the others may play on.
+    rows.sort(
+        key=lambda r: (
+            not r["my_turn"],
+            r["game"].status == Status.FINISHED or r["seat"].resigned is not None,
+        )
+    )
     return rows
 
 

@@ -158,8 +158,9 @@ def _playing(user: Any) -> list[dict[str, Any]]:
     """The player's games being played, the nearest deadline first, each with the player's
     seat (the list says "your turn" or who is to move, and the mover's time left)."""
     games = Game.objects.filter(seats__user=user, status=Status.PLAYING).distinct()
+    # The seat itself: one the player resigned says so (the others may play on).
     return [
-        {"game": game, "seat": next(s.index for s in game.seats.all() if s.user_id == user.pk)}
+        {"game": game, "seat": next(s for s in game.seats.all() if s.user_id == user.pk)}
         for game in games.prefetch_related("seats").order_by("deadline", "pk")[:PLAYING_SHOWN]
     ]
 

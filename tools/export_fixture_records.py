@@ -88,27 +88,34 @@ GAMES = [
 
 
 R45_GAMES = [
-    # name, mode, strengths (one a seat), whether the stock must have been renewed
-    ("r45-2-hard-easy", "sandbox", ["hard", "easy"], False),
-    ("r45-4-mixed", "parlor", ["easy", "hard", "hard", "easy"], False),
-    ("r45-2-easy-renewed", "sandbox", ["easy", "easy"], True),
+    # name, mode, strengths (one a seat), whether the stock must have been renewed, the action
+    # before which the seat to act resigns (event version 3)
+    ("r45-2-hard-easy", "sandbox", ["hard", "easy"], False, None),
+    ("r45-4-mixed", "parlor", ["easy", "hard", "hard", "easy"], False, None),
+    ("r45-2-easy-renewed", "sandbox", ["easy", "easy"], True, None),
+    ("r45-3-resign", "r45", ["hard", "hard", "easy"], False, 40),
 ]
 
 
-def play_r45(name: str, strengths: list[str], renewed: bool) -> dict[str, object]:
+def play_r45(
+    name: str, strengths: list[str], renewed: bool, resign_at: int | None = None
+) -> dict[str, object]:
     """A seeded Rummy 45 bot game, each bot seeing only its own view; the first seed whose game
-    renews the stock when ``renewed`` asks for one."""
+    renews the stock when ``renewed`` asks for one. With ``resign_at``, the seat to act at that
+    action resigns instead, and the others play on."""
     for attempt in range(200):
         seed = hashlib.sha256(f"rummi fixture {name} {attempt}".encode()).digest()
         state, events = r45_state.new_game(len(strengths), seed)
         log = list(events)
         rng = random.Random(f"{name} {attempt}")
-        for _ in range(5000):
+        for step in range(5000):
             if state.finished:
                 break
             seat = r45_state.to_act(state)[0]
             view = r45_views.view_for(state, seat)
             action = r45_bots.choose_action(view, rng, strengths[seat])
+            if step == resign_at:
+                action = r45_state.Resign(seat)
             state, new = r45_state.apply(state, action, seed)
             log.extend(new)
         if not state.finished:
@@ -199,10 +206,10 @@ def main() -> None:
         path = out / f"{name}.json"
         path.write_text(json.dumps(record, separators=(",", ":")) + "\n")
         print(path, record["expected"]["totals"], record["expected"]["events"])
-    for name, mode, r45_strengths, renewed in R45_GAMES:
+    for name, mode, r45_strengths, renewed, r45_resign_at in R45_GAMES:
         if wanted and name not in wanted:
             continue
-        record = play_r45(name, r45_strengths, renewed)
+        record = play_r45(name, r45_strengths, renewed, r45_resign_at)
         record["mode"] = mode
         path = out / f"{name}.json"
         path.write_text(json.dumps(record, separators=(",", ":")) + "\n")

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.engine.errors import InvalidInput
+from games.engine.errors import IllegalMove, InvalidInput
 from games.engine.families import family_named, family_of_mode
 from games.engine.family import BOT_STRENGTHS, Setup
 
@@ -36,7 +36,8 @@ def setup_from(options: Mapping[str, Any]) -> Setup:
 
 def live_game_of(viewer: Identity) -> Game | None:
     """The live clocked game (seconds a turn, not days a move) the viewer is seated in and
-    that is being played, if any (docs/fair-play.md "One live game at a time")."""
+    that is being played, if any (docs/fair-play.md "One live game at a time"); a game they
+    resigned is no longer theirs to play, though the others may play on."""
     if viewer.user_id is not None:
         mine = Seat.objects.filter(user_id=viewer.user_id)
     elif viewer.guest_key:
@@ -45,6 +46,7 @@ def live_game_of(viewer: Identity) -> Game | None:
         return None
     found = mine.filter(
         kind=SeatKind.HUMAN,
+        resigned__isnull=True,
         game__status=Status.PLAYING,
         game__clock_seconds__isnull=False,
         game__correspondence_days__isnull=True,
@@ -58,12 +60,22 @@ def refuse_a_second_live_game(viewer: Identity) -> None:
     while one is being played is refused with a sentence (a tournament's pairing never is)."""
     playing = live_game_of(viewer)
     if playing is not None:
+        # Resigning is offered only where the game's family has it.
+        how = "finish it (or resign it) first" if can_resign(playing) else "finish it first"
         raise Conflict(
             "live_game_running",
-            "You are playing a live game already: finish it (or resign it) first. "
-            "Correspondence games are not limited.",
+            f"You are playing a live game already: {how}. Correspondence games are not limited.",
             url=playing.get_absolute_url(),
         )
+
+
+def can_resign(game: Game) -> bool:
+    """Whether a player of this game may resign it (its family has a resignation)."""
+    try:
+        family_named(game.family).resign(0)
+    except IllegalMove:
+        return False
+    return True
 
 
 def _live(setup: Setup) -> bool:

@@ -143,6 +143,7 @@ def record(
         EVENT_FIELDS,
         [(game.pk, first + n, p["kind"], p, now) for n, p in enumerate(payloads)],
     )
+    _mark_resigned(game, family, payloads, now)
     game.seq += len(events)
     game.state = family.state_to_record(state)
     clock_moved = before is None or game.deadline is None or family.turn(before).clock != turn.clock
@@ -184,6 +185,22 @@ def record(
             signals.game_finished.send(Game, gid=gid, results=results)
 
     transaction.on_commit(announce)
+
+
+def _mark_resigned(
+    game: Game, family: GameFamily, payloads: Sequence[dict[str, Any]], now: datetime
+) -> None:
+    """Note on their seats the players who resign in these events (``Seat.resigned``, from the
+    family's ``activity``): a player who resigned no longer plays the game, though the others
+    may play on (docs/fair-play.md "One live game at a time")."""
+    found = [family.activity(p) for p in payloads]
+    resigned = {a[0] for a in found if a is not None and a[1] == "resigned"}
+    if not resigned:
+        return
+    for seat in game.seats.all():
+        if seat.index in resigned and seat.resigned is None:
+            seat.resigned = now
+            rows.update(seat, ("resigned",))
 
 
 def deadline_from(game: Game, now: datetime | None = None) -> datetime | None:

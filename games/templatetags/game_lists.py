@@ -50,9 +50,12 @@ def movers(game: Game) -> list[int]:
 
 @register.inclusion_tag("games/_turn_status.html")
 def turn_status(game: Game, mine: Any = None) -> dict[str, Any]:
-    """``mine``: the viewer's seat (a Seat or its index), to say "your turn"."""
+    """``mine``: the viewer's seat (a Seat or its index), to say "your turn" (or, for a Seat
+    whose player resigned, that they did: the others may play on)."""
     if game.status != Status.PLAYING:
         return {"playing": False}
+    if getattr(mine, "resigned", None) is not None:
+        return {"playing": True, "resigned": True}
     seats = {s.index: s for s in game.seats.all()}
     to_move = movers(game)
     index = getattr(mine, "index", mine)

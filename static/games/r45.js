@@ -44,6 +44,8 @@ const code = (id) => CODES[id];
 const isJoker = (id) => code(id) === "J";
 const mine = () => new Set(view?.rack || []);
 const myTurn = () => ME !== null && view && view.to_act.includes(ME);
+/** Whether the viewer has resigned (the others may play on: docs/rules-45.md "Resigning"). */
+const resigned = () => ME !== null && !!view?.resigned?.[ME];
 
 function order(a, b) {
   const ca = code(a), cb = code(b);
@@ -248,12 +250,19 @@ function dropped(id, target, x) {
 function statusText() {
   if (!view) return "Waiting for the deal.";
   if (view.phase === "over") {
-    return view.winner === null ? "Game over: no winner (the tiles ran out)." : `Game over: ${name(view.winner)} won.`;
+    if (view.winner === null) return "Game over: no winner (the tiles ran out).";
+    return view.reason === "resigned" ? `Game over: ${name(view.winner)} won, the others having resigned.` : `Game over: ${name(view.winner)} won.`;
   }
+  if (resigned()) return "You resigned: the others play on.";
   if (view.phase === "setup") {
-    const waiting = view.to_act.map(name).join(", ");
-    const offer = view.offer && view.offer.to === ME ? ` ${name(view.offer.seat)} offers you a ${view.offer.size} double.` : "";
-    return `Before play: the trump and the doubles. Waiting for ${waiting}.${offer}`;
+    // The viewer is told what to do, never that the table waits for them by name.
+    const others = view.to_act.filter((s) => s !== ME).map(name);
+    const waiting = others.length ? ` Waiting for ${others.join(", ")}.` : "";
+    if (view.offer && view.offer.to === ME) {
+      return `Before play: ${name(view.offer.seat)} offers you a ${view.offer.size} double: accept with the selected tile, or decline.${waiting}`;
+    }
+    if (myTurn()) return `Before play, your move: show the trump or announce your doubles if you hold them, then press Ready.${waiting}`;
+    return `Before play: the trump and the doubles.${waiting}`;
   }
   const first = view.first_round ? " First round: draw and discard only." : "";
   if (!myTurn()) return `${name(view.turn)} to play.${first}`;
@@ -335,7 +344,7 @@ function renderPlayers() {
 
 function renderSetup() {
   const box = $("r45-setup");
-  const setup = view?.phase === "setup" && ME !== null;
+  const setup = view?.phase === "setup" && ME !== null && !resigned();
   box.hidden = !setup;
   if (!setup) return;
   const holdsTwin = view.trump_shown === null && view.rack_codes.includes(view.trump_code);
@@ -394,7 +403,9 @@ function renderActions() {
   const acting = turn && view.taken && !view.first_round;
   const busy = actions.busy;
   const show = (id, on) => ($(id).hidden = !on);
-  show("r45-actions", ME !== null && view?.phase !== "over");
+  show("r45-actions", ME !== null && view?.phase !== "over" && !resigned());
+  // Resigning is a visible control (with a confirm), as on the Rummikub board.
+  $("r45-resign").disabled = busy || status !== "playing";
   $("r45-draw").disabled = !turn || view.taken || busy;
   $("r45-play").disabled = !turn || busy || !drafts.length;
   const usesDiscard = drafts.flat().some((t) => view?.train.indexOf(t) === view?.train.length - 1);
@@ -618,6 +629,10 @@ $("r45-take-trump").addEventListener("click", () => {
   if (t !== null) send({ action: "TakeTrump", discard: t });
 });
 $("r45-show-trump").addEventListener("click", () => send({ action: "ShowTrump" }));
+$("r45-resign").addEventListener("click", async () => {
+  if (ME === null || view?.phase === "over" || resigned() || !confirm("Resign this game?")) return;
+  await actions.send("resign", {});
+});
 $("r45-ready").addEventListener("click", () => send({ action: "Ready" }));
 $("r45-announce").addEventListener("click", () => {
   const sizes = [...document.querySelectorAll("#r45-doubles-box input:checked")].map((i) => i.value);

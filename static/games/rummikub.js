@@ -36,6 +36,7 @@ export function start(root, boot) {
     ...tableActions({ board, ui, orderedSelection: () => drag.orderedSelection() }),
     async hint() {
       if (!boot.hints || board.seat === null) return;
+      if (board.view?.resigned?.[board.seat]) return act.refuse("You resigned: there are no hints for you.");
       const answer = await fetch(`${boot.api}hint`, { credentials: "same-origin" });
       const data = await answer.json().catch(() => ({}));
       if (!answer.ok) return act.refuse(data.message || "No hint now.");
@@ -70,7 +71,8 @@ export function start(root, boot) {
       await send("play", { table: board.submission() });
     },
     async resign() {
-      if (board.seat === null || board.view?.finished || !confirm("Resign this game?")) return;
+      if (board.seat === null || board.view?.finished || board.view?.resigned?.[board.seat]) return;
+      if (!confirm("Resign this game?")) return;
       await send("resign", {});
     },
     closeSettings: () => panel.close(),

@@ -285,9 +285,11 @@ export class Ui {
     this.set("new", b.editing && b.selection.size > 0);
     this.set("draw", live && mine && !b.dirty && !this.busy);
     this.set("end", live && mine && check.ok && !this.busy);
-    // After the game there is nothing to hint at or resign.
-    this.set("hint", live && !this.busy);
-    if (this.buttons.resign) this.buttons.resign.hidden = !live || b.seat === null;
+    // After the game, or once the viewer has resigned (the others may play on), there is
+    // nothing to hint at or resign.
+    const out = b.seat !== null && b.seat !== undefined && !!b.view?.resigned?.[b.seat];
+    this.set("hint", live && !out && !this.busy);
+    if (this.buttons.resign) this.buttons.resign.hidden = !live || b.seat === null || out;
     this.el.drawLabel.textContent = pool > 0 ? "Draw" : "Pass";
     this.buttons.draw.title = b.dirty
       ? "Undo your changes first: you cannot draw with an unfinished table"

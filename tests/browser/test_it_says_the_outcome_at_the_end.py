@@ -47,3 +47,23 @@ def test_a_resignation_says_resigned_and_leaves_no_hint_or_resign(new_page: Any,
     assert controls.locator("[data-act=hint]").is_disabled()
     page.click(".rm-gear")
     assert page.locator(".rm-settings .rm-resign").count() == 0
+
+
+def test_after_resigning_a_table_of_three_neither_hint_nor_resign_is_offered(
+    new_page: Any, site: str
+) -> None:
+    """The bots play on after the player resigns; the board offers them no hint and no second
+    resignation, though the game is not over."""
+    options = {"mode": "sandbox", "players": 3, "seats": ["bot:beginner", "bot:beginner"]}
+    _, page = sit_down(new_page, site, "rosalind", options, "#rummi[data-ready]")
+    controls = page.locator(".rm-controls")
+    resign = controls.locator(".rm-resign")
+    assert controls.locator("[data-act=hint]").is_enabled()
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    resign.click()
+
+    page.wait_for_function("rummi.board.view.resigned[0] === true")
+    assert page.evaluate("rummi.board.view.finished") is False
+    assert resign.is_hidden()
+    assert controls.locator("[data-act=hint]").is_disabled()

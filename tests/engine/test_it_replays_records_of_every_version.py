@@ -102,6 +102,14 @@ def test_the_r45_records_include_a_renewed_stock_and_four_players() -> None:
     assert {r["events"][0]["players"] for r in records} >= {2, 4}
 
 
+def test_the_r45_records_include_a_resignation_of_version_3() -> None:
+    records = [json.loads(p.read_text()) for p in R45_RECORDS]
+    resigned = [
+        e for r in records for e in r["events"] if e["kind"] == "PlayerResigned" and e["v"] == 3
+    ]
+    assert resigned
+
+
 def test_a_field_added_later_takes_its_default_on_old_events() -> None:
     old = {"kind": "GameEnded", "winners": [0], "totals": [5, -5], "seed": "ab"}
 

@@ -39,6 +39,10 @@ def _every_game_replays_to_its_cache(request: pytest.FixtureRequest) -> Iterator
         # The sweeps' columns (games/models.py) say what the state says.
         turn = family.turn(state)
         assert (game.acting, game.stand_in_seat) == (acting_bits(turn), turn.stand_in_seat)
+        # The seats whose players resigned are the log's resignations.
+        found = [family.activity(p) for p in events]
+        resigned = {a[0] for a in found if a is not None and a[1] == "resigned"}
+        assert {s.index for s in game.seats.all() if s.resigned is not None} == resigned
 
 
 def key() -> str:

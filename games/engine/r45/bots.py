@@ -271,7 +271,10 @@ def _setup(view: Mapping[str, Any], seat: int, rack: list[int], strength: str) -
         return AnnounceDoubles(seat, sizes)
     give = _exchange_tile(rack)
     if view["doubles"][seat] and offer is None and view["offers"][seat] == 0 and give is not None:
-        partners = [s for s in range(view["players"]) if s != seat and view["doubles"][s]]
+        out = view.get("resigned") or [False] * view["players"]
+        partners = [
+            s for s in range(view["players"]) if s != seat and view["doubles"][s] and not out[s]
+        ]
         if partners:
             return OfferExchange(seat, partners[0], give)
     return Ready(seat)

@@ -7,7 +7,7 @@ Events hold the whole truth (racks, the stock's order); ``views.event_for`` make
 
 >>> event_from_dict({"kind": "Discarded", "seat": 1, "tile": 40})
 Discarded(seat=1, tile=40)
->>> Discarded(1, 40).to_dict() == {"seat": 1, "tile": 40, "kind": "Discarded", "v": 2}
+>>> Discarded(1, 40).to_dict() == {"seat": 1, "tile": 40, "kind": "Discarded", "v": 3}
 True
 """
 
@@ -19,8 +19,9 @@ from typing import Any, ClassVar
 
 from .. import schema
 
-# 2: GameEnded's reason may be ``renewal_limit`` (docs/design.md "Event versions").
-EVENT_VERSION = 2
+# 2: GameEnded's reason may be ``renewal_limit``; 3: ``PlayerResigned``, and GameEnded's reason
+# ``resigned`` (docs/design.md "Event versions").
+EVENT_VERSION = 3
 
 Melds = tuple[tuple[int, ...], ...]
 
@@ -214,8 +215,18 @@ class WentOutOnBoard(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerResigned(Event):
+    """``seat`` resigned (from version 3; the house rule of docs/rules-45.md "Resigning"): it is
+    skipped from then on and cannot win; its board and displays stay where they are."""
+
+    kind: ClassVar[str] = "PlayerResigned"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded(Event):
-    """``reason``: ``went_out``, ``on_board``, or with no winner (``winner`` -1) ``exhausted``
+    """``reason``: ``went_out``, ``on_board``, from version 3 ``resigned`` (every other seat
+    resigned: ``winner`` is the one left), or with no winner (``winner`` -1) ``exhausted``
     (nothing to draw, nothing in the train) or, from version 2, ``renewal_limit`` (the stock ran
     out once more after ``state.RENEWAL_LIMIT`` renewals: docs/rules-45.md "Later turns")."""
 
@@ -250,6 +261,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Discarded,
         FewTilesAnnounced,
         WentOutOnBoard,
+        PlayerResigned,
         GameEnded,
     )
 }
@@ -260,8 +272,17 @@ def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 added an event kind (``PlayerResigned``) and a reason a version-2 ``GameEnded``
+    never has: every version-2 event reads the same."""
+    return data
+
+
 # UPGRADES[n] turns a version-n dict into a version n+1 dict (docs/design.md "Event versions").
-UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_version_1}
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _from_version_1,
+    2: _from_version_2,
+}
 
 _FIELDS = schema.field_table(EVENT_TYPES)
 

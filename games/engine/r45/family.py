@@ -46,6 +46,7 @@ from .state import (
     Draw,
     R45State,
     Ready,
+    Resign,
     action_from_dict,
     apply,
     evolve,
@@ -61,6 +62,8 @@ from .views import CODES, event_for, view_for
 STRENGTHS = {"beginner": "easy", "casual": "easy", "strong": "hard", "master": "expert"}
 PLAYERS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 ACTION = "r45"  # the URL's action name: POST /api/games/<gid>/r45 with {"move": {...}}
+# Resigning also comes in as Rummikub's does, POST /api/games/<gid>/resign (docs/api.md).
+RESIGN = "resign"
 
 MODE = ModeInfo(
     "r45",
@@ -103,7 +106,7 @@ class Rummy45:
     name = "r45"
     label = "Rummy 45"
     modes: Mapping[str, ModeInfo] = {MODE.name: MODE}
-    action_names = frozenset({ACTION})
+    action_names = frozenset({ACTION, RESIGN})
     # The post-game review is the Rummikub solver's: a Rummy 45 game has none to make.
     reviewed = False
     # It has no adjudicated ending: an operator cannot end one.
@@ -142,6 +145,8 @@ class Rummy45:
         return apply(state, action, seed)
 
     def parse_action(self, name: str, body: Mapping[str, Any], seat: int) -> Action:
+        if name == RESIGN:
+            return Resign(seat)
         if name != ACTION:
             raise InvalidInput(f"Unknown action {name!r}.")
         return action_from_dict(body.get("move"), seat)
@@ -200,7 +205,8 @@ class Rummy45:
         return Discard(seat, max(plain))
 
     def resign(self, seat: int) -> Action:
-        raise IllegalMove("no_resign", "A Rummy 45 game has no resignation.")
+        """A seat leaves the game (docs/rules-45.md "Resigning")."""
+        return Resign(seat)
 
     def adjudicate(self, state: R45State, note: str, seed: bytes) -> tuple[R45State, list[Event]]:
         raise IllegalMove("not_adjudicated", "A Rummy 45 game cannot be ended by an operator.")
@@ -276,14 +282,18 @@ class Rummy45:
                 this_turn[event.seat] = 0
         scores = list(final.scores)
         winner = final.winner
+        # Places as every family's (docs/design.md "Results"): the seats that did not resign
+        # first, then by points.
+        keys = [(not final.out(s), scores[s]) for s in range(n)]
         return [
             {
                 "seat": s,
-                "place": 1 + sum(other > scores[s] for other in scores),
+                "place": 1 + sum(other > keys[s] for other in keys),
                 "total": scores[s],
-                "went_out": s == winner,
+                # The last one left after the others resigned won without going out.
+                "went_out": s == winner and final.reason != "resigned",
                 "tiles_left": len(final.racks[s]),
-                "resigned": False,
+                "resigned": final.out(s),
                 "turns": turns[s],
                 "average_turn_seconds": None,
                 "details": {
@@ -300,10 +310,15 @@ class Rummy45:
         ]
 
     def activity(self, payload: Mapping[str, Any]) -> tuple[int, str] | None:
-        """``(seat, "moved")`` for a seat's own turn of play (a discard or going out)."""
+        """``(seat, "moved")`` for a seat's own turn of play (a discard or going out),
+        ``(seat, "resigned")`` for its resignation."""
         seat = payload.get("seat")
-        if isinstance(seat, int) and payload.get("kind") in ("Discarded", "WentOutOnBoard"):
+        if not isinstance(seat, int):
+            return None
+        if payload.get("kind") in ("Discarded", "WentOutOnBoard"):
             return seat, "moved"
+        if payload.get("kind") == "PlayerResigned":
+            return seat, "resigned"
         return None
 
     def own_moves(self, payloads: Sequence[Mapping[str, Any]]) -> list[int | None]:
@@ -377,6 +392,7 @@ class Rummy45:
             "Discarded": f"{who} discarded {code}",
             "FewTilesAnnounced": f"{who} has {event.get('count')} tiles left",
             "WentOutOnBoard": f"{who} went out on the board: {event.get('combination')}",
+            "PlayerResigned": f"{who} resigned",
         }
         return lines.get(kind, str(kind))
 

@@ -7,7 +7,8 @@ passed in by the caller; it is needed only when the stock is renewed from the tr
 game ends (to reveal it).
 
 Seats play in seat order, each seat's right-hand player being the next seat, so "the player on
-your left" is the seat before yours. Tiles are ids into the classic set (``CLASSIC``); every one
+your left" is the seat before yours. A seat that resigned (docs/rules-45.md "Resigning") is
+skipped from then on. Tiles are ids into the classic set (``CLASSIC``); every one
 of the 106 is always in exactly one zone: the stock, the face-up trump, the train, a board (rack),
 a displayed meld or a take-back pile.
 """
@@ -38,6 +39,7 @@ from .events import (
     JokerBorrowed,
     Melds,
     PlayerReady,
+    PlayerResigned,
     PlayStarted,
     R45Started,
     Stitched,
@@ -136,6 +138,9 @@ class R45State:
     taken: bool = False
     few: tuple[bool, ...] = ()
     renewals: int = 0
+    # Per seat, whether it resigned; empty until the first resignation (so the games and the
+    # cached states from before resigning existed read the same).
+    resigned: tuple[bool, ...] = ()
     reason: str = ""
     winner: int = -1
     scores: tuple[int, ...] = ()
@@ -151,6 +156,15 @@ class R45State:
 
     def rack_tiles(self, seat: int) -> list[Tile]:
         return [TILES[i] for i in self.racks[seat]]
+
+    def out(self, seat: int) -> bool:
+        """Whether ``seat`` has resigned."""
+        return bool(self.resigned) and self.resigned[seat]
+
+    @property
+    def active_seats(self) -> list[int]:
+        """The seats that have not resigned, in seat order."""
+        return [s for s in range(self.players) if not self.out(s)]
 
     def zones(self) -> list[int]:
         """Every tile id in every zone, for conservation checks: 106 distinct ids once dealt."""
@@ -269,6 +283,13 @@ class GoOut:
     tile: int
 
 
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Leave the game, at any time, on one's turn or not (docs/rules-45.md "Resigning")."""
+
+    seat: int
+
+
 Action = (
     ShowTrump
     | AnnounceDoubles
@@ -284,12 +305,13 @@ Action = (
     | BreakTrain
     | Discard
     | GoOut
+    | Resign
 )
 SETUP_ACTIONS = (ShowTrump, AnnounceDoubles, OfferExchange, AnswerExchange, Ready)
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.__name__: cls
     for cls in (*SETUP_ACTIONS, Draw, TakeDiscard, TakeTrump, Display, Stitch, Borrow)
-    + (BreakTrain, Discard, GoOut)
+    + (BreakTrain, Discard, GoOut, Resign)
 }
 
 
@@ -362,7 +384,7 @@ def new_game(players: int, seed: bytes) -> tuple[R45State, list[Event]]:
 def to_act(state: R45State) -> tuple[int, ...]:
     """The seats that may act now: before play, those not ready or answering an offer."""
     if state.phase == "setup":
-        waiting = {s for s in range(state.players) if not state.ready[s]}
+        waiting = {s for s in range(state.players) if not state.ready[s] and not state.out(s)}
         if state.offer is not None:
             waiting.add(state.offer[1])
         return tuple(sorted(waiting))
@@ -382,7 +404,11 @@ def apply(
         raise InvalidInput(f"there is no seat {seat!r}")
     if seed is not None and commitment(seed) != state.commitment:
         raise InvalidInput("the seed does not match this game's commitment")
-    if isinstance(action, SETUP_ACTIONS):
+    if state.out(seat):
+        raise IllegalMove("resigned", "You have resigned from this game.")
+    if isinstance(action, Resign):
+        events = _resign(state, seat, seed)
+    elif isinstance(action, SETUP_ACTIONS):
         if state.phase != "setup":
             raise IllegalMove("not_setup", "That is done before play starts.")
         events = _decide_setup(state, action)
@@ -435,6 +461,8 @@ def _decide_setup(state: R45State, action: Action) -> list[Event]:
         to = action.to
         if not isinstance(to, int) or not 0 <= to < state.players or to == seat:
             raise InvalidInput(f"there is no other seat {to!r}")
+        if state.out(to):
+            raise IllegalMove("resigned_seat", "That player has resigned.")
         if not state.doubles[seat] or not state.doubles[to]:
             raise IllegalMove("no_doubles", "Both players must have announced doubles.")
         kind = _double_tile(state, seat, action.give)
@@ -458,9 +486,33 @@ def _decide_setup(state: R45State, action: Action) -> list[Event]:
 
 def _maybe_start(state: R45State, events: list[Event]) -> list[Event]:
     after = _fold(state, events)
-    if all(after.ready) and after.offer is None:
-        return [PlayStarted((after.dealer + 1) % after.players)]
+    everyone = all(ready or after.out(s) for s, ready in enumerate(after.ready))
+    if everyone and after.offer is None:
+        return [PlayStarted(next_seat(after, after.dealer)[0])]
     return []
+
+
+def next_seat(state: R45State, seat: int) -> tuple[int, int]:
+    """The next seat after ``seat`` that has not resigned, and how many places on it is (a
+    resigned seat's place counts as its turn gone by, so the first round still ends once every
+    place has come round)."""
+    for step in range(1, state.players + 1):
+        found = (seat + step) % state.players
+        if not state.out(found):
+            return found, step
+    return seat, state.players
+
+
+def _resign(state: R45State, seat: int, seed: bytes | None) -> list[Event]:
+    """A resignation; the game ends when one seat is left (it wins), and before play, the
+    resigned seat no longer holds up the start."""
+    events: list[Event] = [PlayerResigned(seat)]
+    left = _fold(state, events).active_seats
+    if len(left) == 1:
+        return _end(state, events, "resigned", left[0], seed)
+    if state.phase == "setup":
+        return events + _maybe_start(state, events)
+    return events
 
 
 # ---------------------------------------------------------------------------------------------
@@ -898,15 +950,28 @@ def evolve(state: R45State, event: Event) -> R45State:
         few = state.few
         if len(racks[event.seat]) > FEW_TILES:
             few = _with(few, event.seat, False)
+        turn, step = next_seat(state, state.turn)
         return replace(
             state,
             racks=racks,
             train=state.train + (event.tile,),
-            turn=(state.turn + 1) % state.players,
-            turn_number=state.turn_number + 1,
+            turn=turn,
+            turn_number=state.turn_number + step,
             taken=False,
             few=few,
         )
+    if isinstance(event, PlayerResigned):
+        resigned = _with(state.resigned or (False,) * state.players, event.seat, True)
+        # An exchange offer made by or to the seat lapses; its turn, if it is, passes on (the
+        # tiles it took this turn stay on its board).
+        offer = state.offer
+        if offer is not None and event.seat in offer[:2]:
+            offer = None
+        moved = replace(state, resigned=resigned, offer=offer)
+        if state.phase == "play" and state.turn == event.seat:
+            turn, step = next_seat(moved, state.turn)
+            moved = replace(moved, turn=turn, turn_number=state.turn_number + step, taken=False)
+        return moved
     if isinstance(event, FewTilesAnnounced):
         return replace(state, few=_with(state.few, event.seat, True))
     if isinstance(event, GameEnded):
@@ -957,7 +1022,9 @@ def replay(events: Sequence[Event | dict[str, Any]]) -> R45State:
     return _fold(R45State(players=start.players, commitment=start.commitment), parsed[1:])
 
 
-_TUPLES = ("stock", "train", "opened", "on_board", "ready", "offers", "few", "scores")
+_TUPLES = ("stock", "train", "opened", "on_board", "ready", "offers", "few", "scores", "resigned")
+# Fields added after states were first cached: a record without one reads as their default.
+_LATER = ("offers", "resigned")
 _NESTED = ("racks", "takebacks", "doubles")
 
 
@@ -982,7 +1049,7 @@ def state_from_record(record: dict[str, Any]) -> R45State:
         values = dict(record)
         values["melds"] = tuple(Meld.from_dict(m) for m in record["melds"])
         for name in _TUPLES:
-            values[name] = tuple(record[name] if name != "offers" else record.get(name, ()))
+            values[name] = tuple(record[name] if name not in _LATER else record.get(name, ()))
         for name in _NESTED:
             values[name] = tuple(tuple(v) for v in record[name])
         offer = record["offer"]

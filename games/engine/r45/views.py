@@ -74,6 +74,7 @@ def view_for(state: R45State, seat: int | None) -> dict[str, Any]:
         "first_round": state.phase == "play" and state.first_round,
         "taken": state.taken,
         "few": list(state.few),
+        "resigned": [state.out(s) for s in range(state.players)],
         "renewals": state.renewals,
         "renewal_limit": RENEWAL_LIMIT,
         "reason": state.reason,

@@ -21,6 +21,7 @@ from games.engine.r45.state import (
     BreakTrain,
     OfferExchange,
     R45State,
+    Resign,
     ShowTrump,
     TakeTrump,
     apply,
@@ -43,8 +44,11 @@ def doubles(state: R45State, seat: int) -> list[int]:
 
 
 def exotic(state: R45State, seat: int, rng: random.Random) -> Action | None:
-    """A rarer action a bot never tries: the doubles, the trump, breaking, borrowing."""
+    """A rarer action a bot never tries: the doubles, the trump, breaking, borrowing,
+    resigning."""
     rack = list(state.racks[seat])
+    if rng.random() < 0.01:
+        return Resign(seat)
     if state.phase == "setup":
         held = sorted({double_size(TILES[t]) for t in doubles(state, seat)})
         other = rng.choice([s for s in range(state.players) if s != seat])

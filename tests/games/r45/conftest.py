@@ -29,6 +29,10 @@ def _every_game_replays_to_its_cache(db: Any) -> Iterator[None]:
         state = replay(events)
         assert state == state_from_record(game.state), game.public_id
         assert sorted(state.zones()) == list(range(len(TILES)))
+        # The seats whose players resigned are the log's resignations (Seat.resigned).
+        resigned = {p["seat"] for p in events if p["kind"] == "PlayerResigned"}
+        assert {s.index for s in game.seats.all() if s.resigned is not None} == resigned
+        assert resigned == {s for s in range(state.players) if state.out(s)}
 
 
 @pytest.fixture
