@@ -16,6 +16,7 @@ one line (warning, with the method and path), never a traceback
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from django.conf import settings
 from django.core.exceptions import (
@@ -30,12 +31,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MAX_TOTAL_HEADER_SIZE, MultiPartParserError
 from django.shortcuts import render
 from django.template import loader
+from django.urls import reverse
 
 from rummi_site.jsonapi import is_json_path
 
 MALFORMED = "The request was malformed."
-# Paths that answer JSON besides the API's (the embedded frame relay: machines only).
-JSON_PATHS = ("/internal/",)
+# Addresses that answer JSON besides the API's (the embedded frame relay: machines only).
+JSON_NAMES = ("relayed_frames",)
 
 
 def what_was_wrong(exception: BaseException | None) -> str:
@@ -75,8 +77,13 @@ def what_was_wrong(exception: BaseException | None) -> str:
     return MALFORMED
 
 
+@cache
+def _json_paths() -> tuple[str, ...]:
+    return tuple(reverse(name) for name in JSON_NAMES)
+
+
 def _json(request: HttpRequest) -> bool:
-    return is_json_path(request) or request.path.startswith(JSON_PATHS)
+    return is_json_path(request) or request.path in _json_paths()
 
 
 def bad_request(request: HttpRequest, exception: BaseException | None = None) -> HttpResponse:
