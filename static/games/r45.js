@@ -251,7 +251,10 @@ function statusText() {
   if (!view) return "Waiting for the deal.";
   if (view.phase === "over") {
     if (view.winner === null) return "Game over: no winner (the tiles ran out).";
-    return view.reason === "resigned" ? `Game over: ${name(view.winner)} won, the others having resigned.` : `Game over: ${name(view.winner)} won.`;
+    if (view.reason !== "resigned") return `Game over: ${name(view.winner)} won.`;
+    const quit = (view.resigned || []).flatMap((out, s) => (out ? [s === ME ? "you" : name(s)] : []));
+    const who = quit.length > 1 ? `${quit.slice(0, -1).join(", ")} and ${quit.at(-1)}` : quit[0];
+    return `Game over: ${name(view.winner)} won (${who} resigned).`;
   }
   if (resigned()) return "You resigned: the others play on.";
   if (view.phase === "setup") {

@@ -214,6 +214,11 @@ def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
     assert heads.nth(0).locator("a").get_attribute("href") == "/@/alice/"
     assert heads.nth(1).locator("a").count() == 0
     assert "racks" not in source or '"racks": null' in source
+    # On a desktop the whole scorecard shows, its Rating column too, with nothing to scroll.
+    wrap = page.locator(".r45-score-wrap")
+    assert wrap.evaluate("(e) => e.scrollWidth <= e.clientWidth"), wrap.evaluate(
+        "(e) => [e.scrollWidth, e.clientWidth]"
+    )
     shoot(page, "r45-end-1280.png")
     phone = new_page(viewport=PHONE, touch=True)
     phone.goto(f"{site}/__test__/login/alice/?next={game['url']}")

@@ -40,6 +40,7 @@ def test_a_player_resigns_against_a_bot_and_the_end_says_so(new_page: Any, site:
     shoot(page, "r45-end-resigned-1280.png")
     dialog.locator("button", has_text="Look at the table").click()
     assert resign.is_hidden()
+    assert status.inner_text() == "Game over: Beginner bot won (you resigned)."
 
 
 def test_at_three_the_bots_play_on_and_the_board_says_the_player_resigned(
