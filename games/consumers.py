@@ -20,6 +20,7 @@ from django.db import close_old_connections
 
 from rummi_site.jsonapi import read_json, status_of
 from rummi_site.pings import EVERY_S, PING, PONG, PRESENCE_EVERY_S, answer_here
+from rummi_site.refusals import close_socket
 from rummi_site.retry import once_more_if_the_connection_died
 
 from .errors import DomainError
@@ -123,12 +124,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps({"type": "hello", **hello, "ping_s": ping_s}))
 
     async def _refuse(self, code: int) -> None:
-        """Close with ``code`` (docs/api.md): accepted first, since a socket closed before it
-        is accepted is a refused handshake (HTTP 403), whose code no page can read. Whatever
-        it is sent before the close lands is not read."""
+        """Close with ``code`` (``close_socket``); whatever it is sent before the close lands
+        is not read."""
         self.refused = True
-        await self.accept()
-        await self.close(code=code)
+        await close_socket(self, code)
 
     @database_sync_to_async
     def _load(self) -> tuple[Identity, str, dict[str, Any]] | None:

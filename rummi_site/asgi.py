@@ -28,6 +28,7 @@ from games.routing import websocket_urlpatterns  # noqa: E402
 from rummi_site.bodylimit import BodyLimit, install_in_daphne  # noqa: E402
 from rummi_site.me import PlayerConsumer  # noqa: E402
 from rummi_site.origins import SameOriginValidator  # noqa: E402
+from rummi_site.refusals import close_socket  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
 
 # Static files are served by WhiteNoise's middleware (rummi_site/settings.py, STORAGES), with
@@ -50,12 +51,10 @@ if settings.RUMMI_GC_TUNE:
 class NoSuchSocket(AsyncWebsocketConsumer):
     """A socket path that no route matches (an unknown one, or a game id holding a NUL, which
     the ``segment`` converter refuses) is closed with 4404, as an unknown game is, instead of
-    failing inside the router. Accepted first, so that the close carries its code (closed
-    before, the handshake itself would be refused with an HTTP 403)."""
+    failing inside the router (``close_socket``)."""
 
     async def connect(self) -> None:
-        await self.accept()
-        await self.close(code=4404)
+        await close_socket(self, 4404)
 
 
 unmatched = [re_path(r"", NoSuchSocket.as_asgi())]  # type: ignore[arg-type]

@@ -18,14 +18,14 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from rummi_site.pings import PING, PONG, answer_here
 from rummi_site.push import user_group
+from rummi_site.refusals import close_socket
 
 
 class PlayerConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.accept()  # so that the page hears the code, not a refused handshake
-            await self.close(code=4401)
+            await close_socket(self, 4401)
             return
         self.group = user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -1,5 +1,6 @@
-"""Refusals that say what was wrong: the 400 of a request Django could not read, and the 405 of
-an address asked with a method it does not take (README.md "Limits and hostile input").
+"""Refusals that say what was wrong: the 400 of a request Django could not read, the 405 of
+an address asked with a method it does not take (README.md "Limits and hostile input"), and a
+socket closed with its code (:func:`close_socket`).
 
 Django answers a form over its limits (``RequestDataTooBig``, too many fields or files), an
 upload it cannot parse (``MultiPartParserError``: a file name so long that the part's headers
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import (
@@ -120,3 +122,11 @@ class MethodsMiddleware:
         if response.has_header("Allow"):
             answer["Allow"] = response["Allow"]
         return answer
+
+
+async def close_socket(consumer: Any, code: int) -> None:
+    """Close a socket that is opening with ``code`` (4401, 4404: docs/api.md). It is accepted
+    first: a socket closed before it is accepted is a refused handshake (HTTP 403), which a page
+    reads as 1006 and tries again, never seeing the code."""
+    await consumer.accept()
+    await consumer.close(code=code)

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +65,26 @@ _plain_static_files()
 
 @pytest.fixture(autouse=True)
 def _no_rate_limits(settings: Any) -> None:
-    """Tests act faster than people; tests/games/test_it_limits_rates.py turns limits on."""
+    """Tests act faster than people; a test that checks a limit asks for ``limits_on``."""
     settings.RATELIMIT_ENABLE = False
+
+
+@pytest.fixture
+def limits_on(settings: Any) -> None:
+    """Limits on, counted in a cache of this test's own: the Redis of the PostgreSQL leg is
+    shared by the suite's parallel workers, whose users and address are the same."""
+    from django.core.cache import caches
+
+    settings.CACHES = {
+        **settings.CACHES,
+        "limits": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"limits-{uuid.uuid4().hex}",
+        },
+    }
+    settings.RATELIMIT_USE_CACHE = "limits"
+    settings.RATELIMIT_ENABLE = True
+    caches["limits"].clear()
 
 
 def _make_user(django_user_model: Any, username: str) -> Any:

@@ -9,6 +9,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from rummi_site.pings import PING, PONG, answer_here
+from rummi_site.refusals import close_socket
 
 from .live import group_name
 from .models import Tournament
@@ -20,10 +21,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         self.tid = int(self.scope["url_route"]["kwargs"]["tid"])
         frame = await self._frame()
         if frame is None:
-            # Accepted first, so that the page reads 4404 (docs/api.md); closed before, the
-            # handshake itself would be refused (HTTP 403).
-            await self.accept()
-            await self.close(code=4404)
+            await close_socket(self, 4404)
             return
         self.group = group_name(self.tid)
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -3,11 +3,9 @@ checks and puzzle moves answer 429 with a sentence and Retry-After past their li
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import pytest
-from django.core.cache import caches
 from django.test import Client
 
 from games import services
@@ -19,19 +17,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _limits_on(settings: Any) -> None:
-    """Limits on, counted in a cache of this test's own: the Redis of the PostgreSQL leg is
-    shared by the suite's parallel workers, whose users and address are the same."""
-    settings.CACHES = {
-        **settings.CACHES,
-        "limits": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": f"limits-{uuid.uuid4().hex}",
-        },
-    }
-    settings.RATELIMIT_USE_CACHE = "limits"
-    settings.RATELIMIT_ENABLE = True
-    caches["limits"].clear()
+def _limits_on(limits_on: None) -> None:
+    """Every test here counts against the limits (tests/conftest.py ``limits_on``)."""
 
 
 def limit_of(group: str) -> int:

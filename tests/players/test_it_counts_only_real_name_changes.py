@@ -4,11 +4,9 @@ against the rules, 400), cost nothing; the sixth real change in the hour is 429.
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import pytest
-from django.core.cache import caches
 from django.test import Client
 
 from players.models import PlayerProfile
@@ -20,19 +18,8 @@ SAVES = int(RATES["profile"].split("/")[0])
 
 
 @pytest.fixture(autouse=True)
-def _limits_on(settings: Any) -> None:
-    """Limits on, counted in a cache of this test's own (as tests/games/test_it_limits_rates.py
-    does: a shared Redis would mix the suite's workers' counts)."""
-    settings.CACHES = {
-        **settings.CACHES,
-        "limits": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": f"limits-{uuid.uuid4().hex}",
-        },
-    }
-    settings.RATELIMIT_USE_CACHE = "limits"
-    settings.RATELIMIT_ENABLE = True
-    caches["limits"].clear()
+def _limits_on(limits_on: None) -> None:
+    """Every test here counts against the limits (tests/conftest.py ``limits_on``)."""
 
 
 def signed_in(user: Any) -> Client:

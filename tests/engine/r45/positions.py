@@ -7,11 +7,21 @@ from dataclasses import replace
 
 from games.engine.r45.events import Event
 from games.engine.r45.melds import readings
-from games.engine.r45.state import TILES, Meld, R45State, apply, replay
+from games.engine.r45.state import TILES, Meld, R45State, apply, evolve, replay
 from games.engine.shuffle import commitment
 from games.engine.tiles import Tile
 
 SEED = b"rummy 45 rule tests, 32 bytes.."
+
+
+def conserved(state: R45State, events: list[Event], after: R45State | None = None) -> R45State:
+    """Evolve ``state`` by ``events``, every tile in one zone after each; the end is ``after``."""
+    for event in events:
+        state = evolve(state, event)
+        zones = state.zones()
+        assert len(zones) == 106 and sorted(zones) == list(range(106)), event
+    assert after is None or state == after
+    return state
 
 
 class Ids:
