@@ -7,9 +7,11 @@ pings due (``Server.timeout_checker``) and every 1 s to reap finished applicatio
 waiting on other tables) those walks were nearly all the CPU the sockets cost, and each held
 the event loop while the moves that arrived waited (benchmarks/bench_sockets.py). Here:
 
-* each walk visits every connection once in 5 s (``TIMEOUT_PERIOD_S``, ``REAP_PERIOD_S``), 50
-  at a time (``CHUNK``) in turns spread evenly over the period, so the loop is never held for
-  long;
+* the chores visit only the connections that have something to do: each connection waits in
+  a heap until its timeouts next can act (an open socket's ping is due ``ping_interval`` after
+  its last message, and a board that pings resets it), and only connections that closed or
+  whose application finished are reaped; a turn visits at most ``TURN_LIMIT``, so the loop is
+  never held for long;
 * a socket's first protocol ping comes at a random point between the board's first ping and
   the interval (``first_ping_after``), not with every socket that opened in the same second
   (as they all do after a restart), and a board's socket is never pinged;
@@ -39,7 +41,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import heapq
+import itertools
 import logging
+import math
 import random
 import sys
 import time
@@ -54,18 +59,22 @@ from twisted.internet import reactor, tcp
 
 from rummi_site import pings
 
-# Each turn of a chore visits at most this many connections, and a chore's turns are spread
-# evenly over its period: with 5,000 sockets a process, 100 turns of 50 every 5 s. A turn then
-# holds the event loop for a fraction of a millisecond. Visiting a tenth of them at a time
-# (500 a turn, every 0.5 s) held it for 3-27 ms, 23 times in 60 s of moves with 10,000 idle
-# sockets, and the moves arriving then waited it out; at 50 a turn, 1 or 2 timer callbacks
-# took over 3 ms in the same 60 s (benchmarks/bench_sockets.py with RUMMI_BENCH_LIVE_STALLS,
-# benchmarks/stalls_web.py naming the long callbacks).
-CHUNK = 50
-TIMEOUT_PERIOD_S = 5.0
-REAP_PERIOD_S = 5.0
+# The chores run every TICK_S and visit only the connections with something to do: the due-time
+# heap's connections whose timeouts are due, the reap set's connections that closed or whose
+# application finished. A turn visits at most TURN_LIMIT of them, and when more are due (the
+# sockets of a burst of connects come due together) the next turn comes on the loop's next
+# round, so a turn holds the event loop for well under a millisecond. Walking all the
+# connections (daphne's way: every 2 s and 1 s) held it for tens of milliseconds with 5,000
+# sockets a process; walking them 50 at a time, each once in 5 s, still cost 2,000 visits a
+# second a process with nothing to do (benchmarks/bench_sockets.py). HTTP requests, closing
+# sockets and sockets not yet through onConnect are checked every OTHER_CHECK_S, as daphne
+# checks everything. SETTLE_PERIOD_S: how often settle_after_burst counts the open sockets.
+TICK_S = 1.0
+TURN_LIMIT = 200
+OTHER_CHECK_S = 2.0
+SETTLE_PERIOD_S = 5.0
 # A full garbage collection once a burst of connects that opened this many sockets is over: a
-# timeout period opening fewer than BURST_QUIET (settle_after_burst).
+# settle period opening fewer than BURST_QUIET (settle_after_burst).
 BURST = 500
 BURST_QUIET = 50
 # Daphne pings a socket that has sent nothing for this long (its default: 20 s). The board
@@ -82,6 +91,9 @@ _connect = ws_protocol.WebSocketProtocol.onConnect
 _on_message_daphne = ws_protocol.WebSocketProtocol.onMessage
 _data_received_autobahn = ws_protocol.WebSocketProtocol.dataReceived
 _OPEN = autobahn.websocket.protocol.WebSocketProtocol.STATE_OPEN
+_CONNECTING = autobahn.websocket.protocol.WebSocketProtocol.STATE_CONNECTING
+_protocol_connected = server.Server.protocol_connected
+_protocol_disconnected = server.Server.protocol_disconnected
 _create_application = server.Server.create_application
 _PING = pings.PING.encode()
 _PONG = pings.PONG.encode()
@@ -119,14 +131,6 @@ def write_now(self: Any, data: bytes) -> None:
             return
         data = data[sent:]
     _write_buffered(self, data)
-
-
-def create_application(self: Any, protocol: Any, scope: dict[str, Any]) -> Any:
-    """Daphne's ``create_application``, a websocket's scope given a dict it shares with its
-    protocol, where the consumer says whether the protocol may answer its pings."""
-    if scope.get("type") == "websocket":
-        scope[pings.ANSWER_KEY] = protocol.__dict__.setdefault("_rummi_pings", {})
-    return _create_application(self, protocol, scope)
 
 
 def _may_answer(self: Any) -> bool:
@@ -234,29 +238,71 @@ def _on_connect(self: Any, request: Any) -> Any:
     return accepted
 
 
-def _next_chunk(self: Any, chore: str, period: float) -> tuple[list[Any], float]:
-    """The connections this turn of ``chore`` visits, and the delay until its next turn.
+def _chores(self: Any) -> dict[str, Any]:
+    """The server's due-time heap of connections (timeouts) and its set of connections to reap.
 
-    A period starts from the connections open at its start, cut into turns of ``CHUNK``
-    spread over ``period``; a connection opened meanwhile waits for the next period (daphne's
-    own walk runs late, too, whenever the loop is busy)."""
-    walks: dict[str, list[Any]] = self.__dict__.setdefault("_rummi_walks", {})
-    walk = walks.get(chore)
-    if walk is None or walk[1] >= len(walk[0]):
-        snapshot = list(self.connections)
-        if chore == "timeouts":
-            settle_after_burst(self, len(snapshot))
-        turns = max(1, -(-len(snapshot) // CHUNK))
-        walk = walks[chore] = [snapshot, 0, period / turns]
-    snapshot, start, delay = walk
-    walk[1] = start + CHUNK
-    return snapshot[start : start + CHUNK], delay
+    Every connection is in the heap once (``protocol_connected``), at the time its timeouts
+    next have something to do (``_next_due``); the reap set holds the connections that closed
+    or whose application finished, the only ones daphne's reaping changes."""
+    chores: dict[str, Any] | None = self.__dict__.get("_rummi_chores")
+    if chores is None:
+        chores = self.__dict__["_rummi_chores"] = {
+            "due": [],
+            "seq": itertools.count(),
+            "reap": {},
+            "settled": 0.0,
+        }
+    return chores
+
+
+def _schedule(self: Any, protocol: Any, due: float) -> None:
+    chores = _chores(self)
+    heapq.heappush(chores["due"], (due, next(chores["seq"]), protocol))
+
+
+def _to_reap(self: Any, protocol: Any) -> None:
+    _chores(self)["reap"][protocol] = None
+
+
+def protocol_connected(self: Any, protocol: Any) -> None:
+    """Daphne's ``protocol_connected``, the connection then put in the due-time heap: a turn
+    from now, when its kind and state are known."""
+    _protocol_connected(self, protocol)
+    _schedule(self, protocol, time.time() + TICK_S)
+
+
+def protocol_disconnected(self: Any, protocol: Any) -> None:
+    """Daphne's ``protocol_disconnected``, the connection then put in the reap set."""
+    _protocol_disconnected(self, protocol)
+    _to_reap(self, protocol)
+
+
+def _next_due(self: Any, protocol: Any) -> float | None:
+    """When ``protocol.check_timeouts`` (daphne's ws_protocol) next has something to do: an
+    open socket's protocol ping (``ping_interval`` after its last message or ping), a socket's
+    handshake timeout while it connects, its ``websocket_timeout``. None for an HTTP request, a
+    closing socket or a socket not yet through ``onConnect``: those are checked every
+    ``OTHER_CHECK_S``, as daphne checks everything (they are few and short-lived)."""
+    opened = getattr(protocol, "socket_opened", None)
+    if getattr(protocol, "application_type", None) != "websocket" or opened is None:
+        return None
+    state = protocol.state
+    if state == _OPEN:
+        due = protocol.last_ping + self.ping_interval
+    elif state == _CONNECTING:
+        due = opened + self.websocket_connect_timeout
+    else:
+        return None
+    if self.websocket_timeout >= 0:
+        due = min(due, opened + self.websocket_timeout)
+    # daphne acts once the time is strictly past (``duration() > timeout``)
+    return math.nextafter(due, math.inf)
 
 
 def settle_after_burst(self: Any, open_now: int) -> None:
     """Once a burst of connects is over, run a full collection of the cyclic garbage collector.
 
-    Called at the start of each period of the timeout walk with the number of open sockets.
+    Called every ``SETTLE_PERIOD_S`` from the timeout chore with the number of open sockets.
     Each socket leaves hundreds of long-lived objects (its protocol, consumer, task, scope), and
     a burst of thousands (a restart's reconnects, a big event's watchers) left about 260,000 in
     the young generations of a process holding 5,000 sockets: the collection of generation 1
@@ -278,28 +324,67 @@ def settle_after_burst(self: Any, open_now: int) -> None:
         gc.collect()
 
 
-def timeout_checker(self: Any) -> None:
-    """Daphne's ``timeout_checker`` (timeouts and protocol pings) for one turn."""
-    chunk, delay = _next_chunk(self, "timeouts", TIMEOUT_PERIOD_S)
+def timeouts_turn(self: Any, now: float) -> bool:
+    """Check the timeouts of the connections due by ``now``, at most ``TURN_LIMIT`` of them,
+    each put back at its next due time; a connection found not yet due (its socket sent a
+    message since) goes back at its new time unchecked. Whether more are due."""
+    heap: list[tuple[float, int, Any]] = _chores(self)["due"]
     connections = self.connections
-    for protocol in chunk:
-        if protocol in connections:
+    for _ in range(TURN_LIMIT):
+        if not heap or heap[0][0] > now:
+            return False
+        protocol = heapq.heappop(heap)[2]
+        if protocol not in connections:
+            continue  # reaped: forgotten
+        due = _next_due(self, protocol)
+        if due is None or due <= now:
             protocol.check_timeouts()
-    reactor.callLater(delay, self.timeout_checker)
+            due = _next_due(self, protocol)
+            due = now + OTHER_CHECK_S if due is None else max(due, now + TICK_S)
+        _schedule(self, protocol, due)
+    return bool(heap) and heap[0][0] <= now
 
 
-def application_checker(self: Any) -> None:
-    """Daphne's ``application_checker`` for one turn: the same steps for each connection
-    (daphne 4.2's server.py), in the same order."""
-    chunk, delay = _next_chunk(self, "reaps", REAP_PERIOD_S)
-    for protocol in chunk:
+def timeout_checker(self: Any) -> None:
+    """Daphne's ``timeout_checker`` (timeouts and protocol pings) for the connections due: every
+    ``TICK_S``, or at once while a burst is due (a turn at a time, the loop free between)."""
+    now = time.time()
+    chores = _chores(self)
+    if now - chores["settled"] >= SETTLE_PERIOD_S:
+        chores["settled"] = now
+        settle_after_burst(self, len(self.connections))
+    more = timeouts_turn(self, now)
+    reactor.callLater(0 if more else TICK_S, self.timeout_checker)
+
+
+def create_application(self: Any, protocol: Any, scope: dict[str, Any]) -> Any:
+    """Daphne's ``create_application``, a websocket's scope given a dict it shares with its
+    protocol, where the consumer says whether the protocol may answer its pings; the connection
+    goes in the reap set when its application finishes."""
+    if scope.get("type") == "websocket":
+        scope[pings.ANSWER_KEY] = protocol.__dict__.setdefault("_rummi_pings", {})
+    queue = _create_application(self, protocol, scope)
+    instance = self.connections.get(protocol, {}).get("application_instance")
+    if instance is not None:
+        instance.add_done_callback(lambda _: _to_reap(self, protocol))
+    return queue
+
+
+def reap_turn(self: Any, now: float) -> bool:
+    """Daphne's ``application_checker`` steps (daphne 4.2's server.py), in the same order, for
+    the connections in the reap set, at most ``TURN_LIMIT``: a closed connection whose
+    application lingers stays in the set until it finishes or is cancelled. Whether more
+    wait."""
+    reap: dict[Any, None] = _chores(self)["reap"]
+    for protocol in list(itertools.islice(reap, TURN_LIMIT)):
+        del reap[protocol]
         details = self.connections.get(protocol)
         if details is None:
             continue
         disconnected = details.get("disconnected", None)
         instance = details.get("application_instance", None)
         # An application that takes too long to close after its client left is cancelled.
-        late = disconnected and time.time() - disconnected > self.application_close_timeout
+        late = disconnected and now - disconnected > self.application_close_timeout
         if late and instance and not instance.done():
             logger.warning(
                 "Application instance %r for connection %s took too long to shut down "
@@ -326,10 +411,20 @@ def application_checker(self: Any) -> None:
                             protocol.handle_exception(exception)
             del details["application_instance"]
             instance = None
-        # A closed connection whose application is gone is forgotten.
+        # A closed connection whose application is gone is forgotten; one whose application
+        # still runs is looked at again next turn.
         if not instance and disconnected:
             del self.connections[protocol]
-    reactor.callLater(delay, self.application_checker)
+        elif disconnected:
+            reap[protocol] = None
+    return len(reap) > 0
+
+
+def application_checker(self: Any) -> None:
+    """Daphne's ``application_checker`` for the connections that closed or whose application
+    finished, every ``TICK_S`` (daphne walks them all every second)."""
+    reap_turn(self, time.time())
+    reactor.callLater(TICK_S, self.application_checker)
 
 
 def plain_type(obj: Any) -> str:
@@ -353,6 +448,8 @@ def install() -> None:
     ws_protocol.WebSocketProtocol.onMessage = _on_message
     ws_protocol.WebSocketProtocol.dataReceived = _data_received
     server.Server.create_application = create_application
+    server.Server.protocol_connected = protocol_connected
+    server.Server.protocol_disconnected = protocol_disconnected
     server.Server.timeout_checker = timeout_checker
     server.Server.application_checker = application_checker
     tcp.Connection.write = write_now  # type: ignore[method-assign]

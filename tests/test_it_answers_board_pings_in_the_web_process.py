@@ -87,6 +87,7 @@ def test_a_websockets_scope_shares_the_flags_with_its_protocol(
     protocol, other = Protocol(answer=False), Protocol(answer=False)
     del protocol._rummi_pings, other._rummi_pings
     server = daphne_server.Server(application=None, endpoints=["tcp:port=0:interface=127.0.0.1"])
+    server.connections = {}  # as Server.run sets it
     web.create_application(server, protocol, {"type": "websocket"})
     web.create_application(server, other, {"type": "http"})
     pings.answer_here(made[0])

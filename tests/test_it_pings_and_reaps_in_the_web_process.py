@@ -1,0 +1,141 @@
+"""The real web process (rummi_site.web under daphne) still does daphne's chores now that they
+visit only the connections due (rummi_site/web.py, docs/deploy.md "Sockets"): a quiet socket
+gets the protocol's ping once its interval is out, and again, and connections that close, or
+whose application ends, are forgotten. Served here: a bare websocket app
+(tests/web_chores_app.py) that tells how many connections its server holds."""
+
+from __future__ import annotations
+
+import base64
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+from websockets.exceptions import ConnectionClosedOK
+from websockets.sync.client import ClientConnection, connect
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[1]
+PING_INTERVAL = 1
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    port = free_port()
+    log = (tmp_path_factory.mktemp("web") / "web.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rummi_site.web", "--ping-interval", str(PING_INTERVAL)]
+        + ["-b", "127.0.0.1", "-p", str(port), "tests.web_chores_app:application"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        until = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, "the web process exited"
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < until, "the web process never listened"
+                time.sleep(0.1)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()
+
+
+def raw_socket(port: int) -> socket.socket:
+    """A websocket opened by hand, so that the test sees the protocol's own frames."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    key = base64.b64encode(secrets.token_bytes(16)).decode()
+    sock.sendall(
+        (
+            f"GET /ws/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def read_frame(sock: socket.socket) -> tuple[int, bytes]:
+    """One unmasked server frame with a short payload: its opcode and payload."""
+
+    def exactly(n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            chunk = sock.recv(n - len(data))
+            assert chunk, "the server closed the socket"
+            data += chunk
+        return data
+
+    first, length = exactly(2)
+    assert length < 126
+    return first & 0x0F, exactly(length)
+
+
+def test_a_quiet_socket_is_pinged_when_its_interval_is_out_and_again(port: int) -> None:
+    sock = raw_socket(port)
+    try:
+        opened = time.monotonic()
+        pings = []
+        while len(pings) < 3:  # waits on the frames, whatever the machine's load
+            opcode, payload = read_frame(sock)
+            assert opcode == 0x9, (opcode, payload)  # nothing else comes to a quiet socket
+            pings.append(time.monotonic())
+            mask = secrets.token_bytes(4)
+            masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+            sock.sendall(bytes([0x8A, 0x80 | len(payload)]) + mask + masked)  # its pong
+        gaps = [b - a for a, b in zip([opened, *pings], pings, strict=False)]
+        assert all(gap > PING_INTERVAL * 0.9 for gap in gaps), gaps
+    finally:
+        sock.close()
+
+
+def held(counter: ClientConnection, expected: int) -> int:
+    """The server's connections once they come to ``expected``, or the last count after 30 s."""
+    until = time.monotonic() + 30
+    while True:
+        counter.send("count")
+        count = int(counter.recv(timeout=30))
+        if count == expected or time.monotonic() > until:
+            return count
+        time.sleep(0.2)
+
+
+def test_closed_connections_and_ended_applications_are_forgotten(port: int) -> None:
+    with ExitStack() as stack:
+        sockets = [
+            stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/", open_timeout=30))
+            for _ in range(10)
+        ]
+        counter, rest = sockets[0], sockets[1:]
+        # The ten sockets, their upgrade requests forgotten once done.
+        assert held(counter, 10) == 10
+        for sock in rest[:5]:  # five clients leave
+            sock.close()
+        for sock in rest[5:7]:  # two applications end, closing their sockets
+            sock.send("bye")
+            with pytest.raises(ConnectionClosedOK):
+                sock.recv(timeout=30)
+        assert held(counter, 3) == 3
