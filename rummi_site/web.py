@@ -243,7 +243,9 @@ def _chores(self: Any) -> dict[str, Any]:
 
     Every connection is in the heap once (``protocol_connected``), at the time its timeouts
     next have something to do (``_next_due``); the reap set holds the connections that closed
-    or whose application finished, the only ones daphne's reaping changes."""
+    or whose application finished, the only ones daphne's reaping changes. A reaped
+    connection's heap entry is dropped when its time comes (within the ping interval), so a
+    closed socket's memory may be held that much longer than daphne held it."""
     chores: dict[str, Any] | None = self.__dict__.get("_rummi_chores")
     if chores is None:
         chores = self.__dict__["_rummi_chores"] = {
