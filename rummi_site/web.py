@@ -372,11 +372,11 @@ def create_application(self: Any, protocol: Any, scope: dict[str, Any]) -> Any:
     return queue
 
 
-def reap_turn(self: Any, now: float) -> bool:
+def reap_turn(self: Any, now: float) -> None:
     """Daphne's ``application_checker`` steps (daphne 4.2's server.py), in the same order, for
     the connections in the reap set, at most ``TURN_LIMIT``: a closed connection whose
-    application lingers stays in the set until it finishes or is cancelled. Whether more
-    wait."""
+    application lingers stays in the set until it finishes or is cancelled (so the next turn
+    waits a tick: a lingering application would otherwise keep the turns coming at once)."""
     reap: dict[Any, None] = _chores(self)["reap"]
     for protocol in list(itertools.islice(reap, TURN_LIMIT)):
         del reap[protocol]
@@ -419,7 +419,6 @@ def reap_turn(self: Any, now: float) -> bool:
             del self.connections[protocol]
         elif disconnected:
             reap[protocol] = None
-    return len(reap) > 0
 
 
 def application_checker(self: Any) -> None:
