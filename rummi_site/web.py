@@ -28,6 +28,8 @@ the event loop while the moves that arrived waited (benchmarks/bench_sockets.py)
 * once a burst of connects is over, the garbage collector makes its full pass over the
   burst's objects at once (``settle_after_burst``), instead of a 100-150 ms pause in the
   middle of play when the young generation's collection came due;
+* each read and write of a socket runs without the Twisted log context the asyncio reactor
+  pushed for it (``call_with_logger``): a quarter of the CPU of a ping answered here;
 * autobahn (daphne's websocket layer) builds the labels of its debug log lines even when
   nothing logs at debug: each frame sent or received paid for a type's name and two values
   coloured by ``click.style`` for the terminal, 27 calls of ``click.style`` a move (about 5% of
@@ -55,7 +57,8 @@ import autobahn.twisted.websocket
 import autobahn.websocket.protocol
 from daphne import server, ws_protocol
 from daphne.cli import CommandLineInterface
-from twisted.internet import reactor, tcp
+from twisted.internet import asyncioreactor, reactor, tcp
+from twisted.python import log
 
 from rummi_site import pings
 
@@ -428,6 +431,36 @@ def application_checker(self: Any) -> None:
     reactor.callLater(TICK_S, self.application_checker)
 
 
+def call_with_logger(selectable: Any, func: Any, *args: Any) -> Any:
+    """Twisted's ``callWithLogger`` as the asyncio reactor wraps each socket's read and write
+    in it, without the log context it pushed for the call.
+
+    Twisted's pushes a context naming the socket (its ``logPrefix``) for the Twisted log lines
+    the call might write, a dict copied and a context tracker entered and left each time: about
+    a quarter of the web process's CPU for a board's ping answered here
+    (benchmarks/bench_sockets.py under py-spy), and as much on every frame of a move. Daphne
+    sends Twisted's log nowhere (its verbosity 1), so the context named nothing anyone read.
+    A failure the reactor's own handling let through is still logged with the socket's name.
+    """
+    try:
+        return func(*args)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        try:
+            prefix = selectable.logPrefix()
+        except BaseException:
+            prefix = "(buggy logPrefix method)"
+        log.err(system=prefix)
+        return None
+
+
+def install_reading() -> None:
+    """Put ``call_with_logger`` in the asyncio reactor's hands: the sockets it registers for
+    reading or writing from then on are called through it."""
+    asyncioreactor.callWithLogger = call_with_logger  # type: ignore[attr-defined]
+
+
 def plain_type(obj: Any) -> str:
     """autobahn's ``hltype`` label without the terminal colours: ``<module.qualname>``.
 
@@ -454,6 +487,7 @@ def install() -> None:
     server.Server.timeout_checker = timeout_checker
     server.Server.application_checker = application_checker
     tcp.Connection.write = write_now  # type: ignore[method-assign]
+    install_reading()
     for module in LABELLED:
         module.hltype = plain_type  # type: ignore[attr-defined]
         module.hlval = str  # type: ignore[attr-defined]

@@ -279,10 +279,11 @@ def test_first_pings_come_after_the_boards_and_are_spread(
 def test_install_puts_the_chores_in_daphnes_place(monkeypatch: pytest.MonkeyPatch) -> None:
     from daphne import server as daphne_server
     from daphne import ws_protocol
-    from twisted.internet import tcp
+    from twisted.internet import asyncioreactor, tcp
 
     for owner, name in (
         (tcp.Connection, "write"),
+        (asyncioreactor, "callWithLogger"),
         (daphne_server.Server, "timeout_checker"),
         (daphne_server.Server, "application_checker"),
         (daphne_server.Server, "create_application"),
@@ -302,6 +303,7 @@ def test_install_puts_the_chores_in_daphnes_place(monkeypatch: pytest.MonkeyPatc
     assert daphne_server.Server.protocol_connected is web.protocol_connected
     assert daphne_server.Server.protocol_disconnected is web.protocol_disconnected
     assert tcp.Connection.write is web.write_now
+    assert asyncioreactor.callWithLogger is web.call_with_logger
     for module in web.LABELLED:
         assert module.hltype is web.plain_type and module.hlval is str
 
