@@ -2,18 +2,18 @@
 (issue: live performance, "socket density").
 
 The live bench's 250 four-seat tables (1,000 sockets, moves by socket) run a step at 100 moves/s;
-then 10,000 idle sockets open (spectators of other seated games that do not move: what watchers
-and players waiting on other tables hold; each sends the board's ping as often as its hello
-says, ``ping_s``: 50 s for a watcher, and reads its pong, as an open board does; they live in a
-process of their own, apart from the harness that times the moves), and the same step runs
-twice; then the idle sockets close. That cycle runs ``RUMMI_BENCH_SOCKETS_CYCLES`` times (3),
-and a last step without them ends the run (without, with, with, without, with, with, ...,
-without: the machine's drift weighs on both sides; on this shared 2-core machine one step's p99
-differs from the next by up to a quarter with nothing changed, so one cycle decides little).
-Reports the servers' RSS before and after the idle sockets, the memory a socket costs, and the
-moves' p99 with and without them (the mean of each side's steps), with each cycle's growth.
-Targets: all 10,000 in at most 1 GB RSS over both processes, and the p99 within 10% of the steps
-without them.
+then 10,000 idle sockets open (spectators of other seated games that do not move: what watchers and
+players waiting on other tables hold; each sends the board's ping as often as its hello says,
+``ping_s``: 50 s for a watcher, the first no later than ``ping_s`` after its hello, and reads its
+pong, as an open board does; the pings are spread evenly over the interval, see ``board_pings``;
+they live in a process of their own, apart from the harness that times the moves), and the same step
+runs twice; then the idle sockets close. That cycle runs ``RUMMI_BENCH_SOCKETS_CYCLES`` times (3),
+and a last step without them ends the run (without, with, with, without, with, with, ..., without:
+the machine's drift weighs on both sides; on this shared 2-core machine one step's p99 differs from
+the next by up to a quarter with nothing changed, so one cycle decides little). Reports the servers'
+RSS before and after the idle sockets, the memory a socket costs, and the moves' p99 with and
+without them (the mean of each side's steps), with each cycle's growth. Targets: all 10,000 in at
+most 1 GB RSS over both processes, and the p99 within 10% of the steps without them.
 
 Also measures the servers' CPU over ``RUMMI_BENCH_SOCKETS_QUIET`` seconds (10) with no move
 made, before and with the idle sockets: what holding them costs by itself.
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import heapq
 import json
 import multiprocessing
 import os
@@ -95,7 +96,9 @@ class IdleBoard(asyncio.Protocol):
         self.upgraded = False
         self.transport: asyncio.Transport | None = None
         self.pongs = 0
+        self.server_pings = 0  # daphne's protocol pings (a quiet socket's), answered
         self.ping_s = 0.0  # from its hello
+        self.hello_at = 0.0  # the loop's time when its hello came
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -115,10 +118,12 @@ class IdleBoard(asyncio.Protocol):
             self.upgraded, self.buffer = True, rest
         for opcode, payload in self._frames():
             if opcode == 0x1 and not self.hello.done():
+                self.hello_at = asyncio.get_running_loop().time()
                 self.hello.set_result(json.loads(payload))
             elif opcode == 0x1 and payload == PONG:
                 self.pongs += 1
             elif opcode == 0x9:  # the server's protocol ping: a browser answers it
+                self.server_pings += 1
                 self.send(0xA, payload)
             elif opcode == 0x8 and self.transport is not None:
                 self.transport.close()
@@ -254,24 +259,36 @@ def pooled(steps: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 async def board_pings(idle: list[IdleBoard], every: float, sent: list[int]) -> None:
-    """Each idle socket's board ping every ``every`` seconds, the sockets taken in turn so that
-    the pings are spread evenly over the interval (boards open at different times); ``sent``:
-    [pings sent, pongs read] (the pongs counted as they come, by each socket)."""
+    """Each idle socket's board ping every ``every`` seconds, spread evenly over the interval
+    from now, as the pings of boards opened at different moments are, and each first one no
+    later than the board's own (static/kit/client.js pings ``every`` after the hello), so that
+    daphne never pings one of them (rummi_site/web.py ``first_ping_after``), as it never pings
+    an open board (the crowd counts the protocol pings it gets). The interval's even slots go
+    to the sockets in the order of their hellos. The bench opens its sockets in some 20 s, not
+    over minutes as watchers come: pinging each ``every`` after its hello, as a board does,
+    would send them in the bursts they opened in (25 at a time), which cost the servers a
+    seventh of as many pings apart (each one on its own is a wake of the event loop).
+    ``sent``: [pings sent, pongs read] (the pongs counted as they come, by each socket)."""
     if not every or not idle:
         return
     loop = asyncio.get_running_loop()
-    gap = every / len(idle)
     start = loop.time()
-    n = 0
+    by_hello = sorted(range(len(idle)), key=lambda n: idle[n].hello_at)
+    due = [
+        (min(start + every * k / len(idle), idle[n].hello_at + every), n)
+        for k, n in enumerate(by_hello)
+    ]
+    heapq.heapify(due)
     while True:
-        for board in idle:
-            n += 1
-            delay = start + n * gap - loop.time()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            if board.open:
-                board.send(0x1, PING)
-                sent[0] += 1
+        when, n = heapq.heappop(due)
+        delay = when - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        board = idle[n]
+        if board.open:
+            board.send(0x1, PING)
+            sent[0] += 1
+        heapq.heappush(due, (when + every, n))
 
 
 def crowd(conn: Connection, gids: list[str], ports: list[int], count: int) -> None:
@@ -307,7 +324,12 @@ def crowd(conn: Connection, gids: list[str], ports: list[int], count: int) -> No
         for board in idle:  # the close a browser sends when its page goes: 1000, normal
             board.send(0x8, (1000).to_bytes(2, "big"))
         await asyncio.wait([board.closed for board in idle], timeout=30)
-        closed = {"still_open": still_open, "pings": sent, "cpu_ms_per_s": round(cpu_ms_per_s, 1)}
+        closed = {
+            "still_open": still_open,
+            "pings": sent,
+            "server_pings": sum(board.server_pings for board in idle),
+            "cpu_ms_per_s": round(cpu_ms_per_s, 1),
+        }
         conn.send(closed)
 
     asyncio.run(run())
@@ -397,6 +419,9 @@ async def measure(
         "board_pings_sent_and_answered": [
             sum(c["closed"]["pings"][i] for c in cycles) for i in range(2)
         ],
+        # Daphne's protocol pings the idle sockets got (each answered): a board's own pings
+        # come first, so only a socket quiet for 55 s gets one.
+        "protocol_pings_received": sum(c["closed"]["server_pings"] for c in cycles),
         # The idle sockets' own process while they were open and pinging (the browsers' side).
         "crowd_cpu_ms_per_s": [c["closed"]["cpu_ms_per_s"] for c in cycles],
         "crowd_policy": CROWD_POLICY,
