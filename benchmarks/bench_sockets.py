@@ -475,11 +475,11 @@ def median_growth(without: list[float | None], with_idle: list[float | None]) ->
     >>> median_growth([10.0, 11.0, 30.0], [12.0, 12.0, 13.0, 13.0])
     0.136
     """
-    if None in without or None in with_idle or not without or not with_idle:
+    before = [v for v in without if v is not None]
+    after = [v for v in with_idle if v is not None]
+    if not before or not after or len(before) < len(without) or len(after) < len(with_idle):
         return None
-    before = statistics.median(v for v in without if v is not None)
-    after = statistics.median(v for v in with_idle if v is not None)
-    return round(after / before - 1, 3)
+    return round(statistics.median(after) / statistics.median(before) - 1, 3)
 
 
 def stalls_by_step(result: dict[str, Any], files: list[Any]) -> None:
