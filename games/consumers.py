@@ -169,7 +169,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self._seen()
             return
         try:
-            message = read_json(text_data or "")
+            message = read_json(text_data or "", source="message")
         except DomainError as error:
             # A malformed message gets an error frame; the socket stays open (floods close it).
             refused = {"type": "error", "status": status_of(error), **error.body}

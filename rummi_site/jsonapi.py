@@ -125,57 +125,67 @@ def _constant(text: str) -> Any:
     raise Invalid("bad_number", "Numbers must be finite.")
 
 
-def _checked(value: Any) -> None:
+def _checked(value: Any, source: str = "request") -> None:
     """Refuse nesting past :data:`MAX_DEPTH` and strings, keys or values, that are not valid
     Unicode (lone surrogates from ``\\ud800`` escapes) or hold a NUL, walking without
-    recursion."""
+    recursion. ``source`` names what held them in the sentences."""
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, dict | list):
             if depth > MAX_DEPTH:
-                raise Invalid("too_deep", f"The request nests deeper than {MAX_DEPTH} levels.")
+                raise Invalid("too_deep", f"The {source} nests deeper than {MAX_DEPTH} levels.")
             children = list(item.items()) if isinstance(item, dict) else item
             for child in children:
                 if isinstance(child, tuple):
-                    _check_text(child[0])
+                    _check_text(child[0], source)
                     stack.append((child[1], depth + 1))
                 else:
                     stack.append((child, depth + 1))
         elif isinstance(item, str):
-            _check_text(item)
+            _check_text(item, source)
 
 
-def _check_text(text: str) -> None:
+def _check_text(text: str, source: str) -> None:
     if "\x00" in text:
         raise Invalid("nul_character", NUL_REFUSED)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise Invalid("bad_unicode", "The request holds text that is not valid Unicode.") from None
+        unicode = f"The {source} holds text that is not valid Unicode."
+        raise Invalid("bad_unicode", unicode) from None
 
 
-def read_json(raw: bytes | str | None) -> dict[str, Any]:
+def read_json(raw: bytes | str | None, source: str = "request") -> dict[str, Any]:
     """Untrusted JSON (an HTTP body, a socket message) as an object; :class:`Invalid` (or
-    :class:`TooLarge`) with a sentence for anything else. An empty body is ``{}``."""
+    :class:`TooLarge`) with a sentence for anything else. An empty body is ``{}``. ``source``
+    names what sent it in the sentences: "request" (its body), "message" (a socket's).
+
+    >>> try:
+    ...     read_json("{", source="message")
+    ... except Invalid as error:
+    ...     print(error.message)
+    The message is not valid JSON.
+    """
+    whole = "The request body" if source == "request" else f"The {source}"
     if not raw:
         return {}
     if len(raw) > MAX_BYTES:
-        raise TooLarge("too_large", f"The request is larger than {MAX_BYTES // 1024} KB.")
+        raise TooLarge("too_large", f"The {source} is larger than {MAX_BYTES // 1024} KB.")
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise Invalid("bad_unicode", "The request is not UTF-8 text.") from None
+            raise Invalid("bad_unicode", f"The {source} is not UTF-8 text.") from None
     try:
         body = json.loads(raw, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except RecursionError:
-        raise Invalid("too_deep", f"The request nests deeper than {MAX_DEPTH} levels.") from None
+        raise Invalid("too_deep", f"The {source} nests deeper than {MAX_DEPTH} levels.") from None
     except json.JSONDecodeError:
-        raise Invalid("bad_json", "The request body is not valid JSON.") from None
-    _checked(body)
+        raise Invalid("bad_json", f"{whole} is not valid JSON.") from None
+    _checked(body, source)
     if not isinstance(body, dict):
-        raise Invalid("bad_json", "The request body must be a JSON object.")
+        raise Invalid("bad_json", f"{whole} must be a JSON object.")
     return body
 
 

@@ -105,7 +105,8 @@ def test_the_mover_acts_on_the_socket_and_every_viewer_gets_its_own_frame(
     assert got["outsider"]["status"] == 403 and got["outsider"]["error"] == "not_a_player"
     assert "view" not in got["outsider"]
     assert got["garbled"]["type"] == "error" and got["garbled"]["error"] == "bad_json"
-    assert got["garbled"]["status"] == 400 and got["garbled"]["message"]
+    assert got["garbled"]["status"] == 400
+    assert got["garbled"]["message"] == "The message is not valid JSON."  # a message, not a body
     assert got["unknown"]["type"] == "error" and got["unknown"]["error"] == "bad_message"
     assert got["huge"]["error"] == "bad_number" and got["still_open"] == {"type": "pong"}
 
