@@ -6,9 +6,9 @@ bucket on what :meth:`AccountAdapter._get_login_attempts_cache_key` returns, whi
 the address too. A stranger guessing someone's password then locks only their own address
 out, and the owner still signs in from theirs.
 
-A username follows the name rules of docs/fair-play.md "Names" (games/names.py): no invisible,
-control or bidi characters, no reserved name, nothing confusable with another account's
-username or display name. allauth's own checks (its validators, a taken username) run first.
+A username follows the name rules of docs/fair-play.md "Names" (games/names.py): at most 24
+characters, no invisible, control or bidi characters, no reserved name, nothing confusable with
+another account's username or display name. allauth's own checks (its validators, a taken username) run first.
 """
 
 from __future__ import annotations
@@ -20,12 +20,18 @@ from django import forms
 from django.http import HttpRequest
 
 from games.errors import DomainError
+from games.identity import length_problem
 from games.names import check_name
 
 
 class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username: str, shallow: bool = False) -> str:
         username = super().clean_username(username, shallow=shallow)
+        # A username is the name shown at tables until a display name replaces it: at most as
+        # long as any name there (allauth's own limit is the user model's 150).
+        too_long = length_problem(username)
+        if too_long:
+            raise forms.ValidationError(too_long, code="bad_name")
         if not shallow:
             try:
                 check_name(username)

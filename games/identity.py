@@ -95,6 +95,19 @@ def seated_identity(request: Any) -> Identity:
     return viewer
 
 
+def length_problem(name: str) -> str | None:
+    """The sentence refusing a name longer than ``NAME_MAX`` (a guest's, a display name, an
+    account's username: docs/fair-play.md "Names"), or None.
+
+    >>> length_problem("Ada")
+    >>> length_problem("L" * 150)
+    'A name has at most 24 characters (this one has 150).'
+    """
+    if len(name) > NAME_MAX:
+        return f"A name has at most {NAME_MAX} characters (this one has {len(name)})."
+    return None
+
+
 def become_guest(request: Any, name: object) -> Identity:
     """Give an anonymous visitor a guest identity with a display name (kept in the session);
     a signed-in user stays who they are (:func:`seated_identity`). The name follows the name
@@ -103,11 +116,10 @@ def become_guest(request: Any, name: object) -> Identity:
     if request.user.is_authenticated:
         return seated_identity(request)
     text = str(name or "")
-    if len(text) > NAME_MAX:
+    too_long = length_problem(text)
+    if too_long:
         # As the page's form says it: refused, never cut (docs/fair-play.md "Names").
-        raise Invalid(
-            "bad_name", f"A name has at most {NAME_MAX} characters (this one has {len(text)})."
-        )
+        raise Invalid("bad_name", too_long)
     if text.strip():
         check_name(text)
     request.session[GUEST_NAME] = clean_name(name)

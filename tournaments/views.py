@@ -28,6 +28,7 @@ TIEBREAKS = (
 )
 
 
+@require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
     rows = Tournament.objects.order_by("starts_at")
     return render(
@@ -287,6 +288,7 @@ def pairings_csv(request: HttpRequest, tid: int) -> HttpResponse:
     return _csv(f"tournament-{t.pk}-pairings.csv", header, rows)
 
 
+@require_GET
 def help_page(request: HttpRequest) -> HttpResponse:
     """How tournaments are paired and scored, in a player's words (docs/tournaments.md)."""
     return render(request, "tournaments/help.html")

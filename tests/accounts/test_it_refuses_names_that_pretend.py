@@ -72,6 +72,19 @@ def test_sign_up_refuses_reserved_names_and_their_look_alikes(
     assert not django_user_model.objects.filter(username=username).exists()
 
 
+def test_sign_up_refuses_a_username_longer_than_any_name_at_a_table(
+    django_user_model: Any,
+) -> None:
+    """A username is the name shown at tables until a display name replaces it: at most 24
+    characters at sign-up too, refused with the sentence a guest's name gets, never cut."""
+    page = sign_up(Client(), "L" * 150)
+
+    assert page.status_code == 200
+    assert "A name has at most 24 characters (this one has 150)." in page.content.decode()
+    assert not django_user_model.objects.filter(username__startswith="LLL").exists()
+    assert sign_up(Client(), "L" * 24).status_code == 302
+
+
 def test_a_display_name_may_not_look_like_another_accounts_names(alice: Any, bob: Any) -> None:
     assert (
         signed_in(bob).post("/account/profile", {"display_name": "Tile Queen"}).status_code == 302
