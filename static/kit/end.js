@@ -1,8 +1,6 @@
-// The end of a game, the same for every family (docs/api.md "Endpoints":
-// GET /api/games/<gid>/end): the viewer's own outcome as the title, the scorecard in place order, the rating changes when the
-// ratings answer (GET /api/ratings/game/<gid>), the way back (the tournament's when the game
-// was played for one, else the parlor) and the rematch, whose new game replaces this one in
-// the address bar so a reload shows it.
+// A game's end, for every family (docs/api.md, GET /api/games/<gid>/end): the viewer's outcome,
+// the scorecard by place, rating changes (GET /api/ratings/game/<gid>), the way back and the
+// rematch, whose game replaces this one in the address bar.
 
 const JSON_GET = { credentials: "same-origin", headers: { Accept: "application/json" } };
 
@@ -37,9 +35,14 @@ export function lineNote(l) {
   return l.resigned ? " (resigned)" : l.timed_out ? " (timed out)" : "";
 }
 
-/** What the game's end means for the viewer at `seat` (null: a spectator). */
+/** The end's title for the viewer at `seat` (null: a spectator); an aborted game has no winner. */
 export function outcomeTitle(lines, seat) {
   const mine = (lines || []).find((l) => l.seat === seat);
+  if (aborted(lines)) {
+    if (mine?.resigned) return "You resigned: game aborted";
+    if (mine?.timed_out) return "You timed out: game aborted";
+    return "Game aborted";
+  }
   if (seat === null || seat === undefined || !mine) return "Game over";
   const of = `place ${mine.place} of ${lines.length}`;
   if (mine.absent) return `You were absent: ${of}`;
