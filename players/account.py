@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 
 from games import services as game_services
 from games.errors import Conflict
+from games.identity import Identity
 from games.models import Game, Notice, NoticeSettings, Seat
 from games.names import check_name
 from matchmaking.models import Seek
@@ -266,10 +267,12 @@ def export(user: Any) -> dict[str, Any]:
 def delete_account(user: Any) -> None:
     """Delete the account; its seats, results and tournament entries stay under the name
     "deleted player", linked to no profile, and its entries in tournaments not over are
-    withdrawn."""
+    withdrawn. First it resigns the games it is playing and leaves the tables waiting for
+    players (``leave_all_games``): nobody waits out a gone player's clock."""
     profile = PlayerProfile.objects.filter(user=user).first()
     files = [profile.avatar_256, profile.avatar_64] if profile else []
     with transaction.atomic():
+        game_services.leave_all_games(Identity(user_id=user.pk, name=user.get_username()))
         game_services.forget_player(user.pk, DELETED)
         tournaments.forget_user(user, DELETED)
         user.delete()

@@ -63,7 +63,7 @@ from .lobby import (
     start_if_full,
     unseal,
 )
-from .moves import act, can_end, end_game
+from .moves import act, can_end, end_game, leave_all_games
 from .reading import (
     answer,
     end_of_game,
@@ -115,6 +115,7 @@ __all__ = [
     "due_stand_ins",
     "due_timeouts",
     "end_game",
+    "leave_all_games",
     "end_of_game",
     "events_after",
     "family_of",

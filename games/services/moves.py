@@ -15,7 +15,7 @@ from games.engine.families import family_of_action
 from .. import rows
 from ..errors import Conflict, Forbidden, Illegal, Invalid, NotFound
 from ..identity import Identity
-from ..models import ActionReceipt, Game, Status
+from ..models import ActionReceipt, Game, Seat, SeatKind, Status
 from .lobby import seat_of
 from .reading import answer
 from .record import RECORDED_FIELDS, commit, family_of, load_state
@@ -137,4 +137,32 @@ def end_game(gid: str, note: str) -> bool:
     return True
 
 
-__all__ = ["RECORDED_FIELDS", "act", "can_end", "end_game"]
+def leave_all_games(viewer: Identity) -> dict[str, list[str]]:
+    """The account ``viewer`` is being deleted (players/account.py): it resigns every game it
+    is playing, whose seat would otherwise wait out its clock turn after turn (days a move by
+    correspondence), and leaves the tables still waiting for players: its seat there opens
+    again for its invite link, and a table left with no person seated is deleted. The public
+    ids of the games resigned and left."""
+    resigned: list[str] = []
+    playing = Game.objects.filter(status=Status.PLAYING, seats__user_id=viewer.user_id)
+    for game in playing.distinct():
+        body = {"key": f"leaves-{game.public_id}-{viewer.user_id}", "expected_seq": game.seq}
+        try:
+            act(game.public_id, viewer, "resign", body)
+        except (Conflict, Forbidden, Illegal, Invalid, NotFound):
+            continue  # resigned already (a table of three plays on), or no resignation here
+        resigned.append(game.public_id)
+    left: list[str] = []
+    waiting = Seat.objects.filter(user_id=viewer.user_id, game__status=Status.WAITING)
+    for seat in waiting.select_related("game"):
+        game = seat.game
+        others = game.seats.exclude(pk=seat.pk).filter(kind=SeatKind.HUMAN, joined__isnull=False)
+        if others.exists():
+            Seat.objects.filter(pk=seat.pk).update(user=None, guest_key="", name="", joined=None)
+        else:
+            game.delete()
+        left.append(game.public_id)
+    return {"resigned": resigned, "left": left}
+
+
+__all__ = ["RECORDED_FIELDS", "act", "can_end", "end_game", "leave_all_games"]

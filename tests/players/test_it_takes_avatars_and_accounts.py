@@ -15,10 +15,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from PIL import Image
 
-from games.models import GameResult, Seat
+from games import services
+from games.engine.state import replay, state_to_record
+from games.models import Game, GameResult, Seat, Status
 from players.models import PlayerProfile
 
-from .conftest import make_users, play_out
+from .conftest import make_users, play_out, viewer
 
 pytestmark = pytest.mark.django_db
 
@@ -171,3 +173,44 @@ def test_the_data_download_and_deletion(
     assert Seat.objects.get(game=game, index=0).name == "deleted player"
     assert not any(default_storage.exists(f) for f in files)
     assert Client().get(f"/g/{game.public_id}/replay/").status_code == 200
+
+
+def test_a_deleted_account_resigns_its_games_and_leaves_its_waiting_tables(
+    django_user_model: Any, django_capture_on_commit_callbacks: Any, ann_client: Any
+) -> None:
+    """Nobody waits out a gone player's clock: deleting an account resigns the games it is
+    playing (live and correspondence), through the event log like any resignation, and leaves
+    the tables waiting for players: its seat opens again beside a person already seated, and a
+    table it sat at alone is deleted."""
+    ann, client = ann_client
+    ben, cleo, dan = make_users(django_user_model, "ben", "cleo", "dan")
+    live = play_out(django_capture_on_commit_callbacks, [ann, ben], [], rated=False)
+    by_post = play_out(
+        django_capture_on_commit_callbacks,
+        [cleo, ann, dan],
+        [],
+        rated=False,
+        options={"days": 3},
+    )
+    by_post_options = {"mode": "parlor", "days": 3}
+    with_ben = services.create_game(viewer(ben), {**by_post_options, "players": 3})
+    services.join_game(viewer(ann), with_ben.seats.get(index=1).invite_token)
+    alone = services.create_game(viewer(ann), {**by_post_options, "players": 2})
+    assert live.status == by_post.status == Status.PLAYING
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post("/account/delete", {"confirm": "ann"}).status_code == 302
+
+    live.refresh_from_db()
+    assert live.status == Status.FINISHED  # ben, alone at the table, wins
+    assert GameResult.objects.get(game=live, seat=1).place == 1
+    by_post.refresh_from_db()  # two people left: the game goes on without her
+    assert by_post.status == Status.PLAYING
+    assert by_post.events.filter(kind="PlayerResigned").count() == 1
+    for game in (live, by_post):  # the log is the truth: its replay is the cached state
+        events = [e.payload for e in game.events.order_by("seq")]
+        assert state_to_record(replay(events)) == game.state
+    seat = Seat.objects.get(game=with_ben, index=1)
+    assert seat.is_open and seat.user_id is None and seat.name == ""
+    assert Game.objects.get(pk=with_ben.pk).status == Status.WAITING
+    assert not Game.objects.filter(pk=alone.pk).exists()
