@@ -59,6 +59,7 @@ from daphne import server, ws_protocol
 from daphne.cli import CommandLineInterface
 from twisted.internet import asyncioreactor, reactor, tcp
 from twisted.python import log
+from twisted.web import http
 
 from rummi_site import pings
 
@@ -457,6 +458,51 @@ def call_with_logger(selectable: Any, func: Any, *args: Any) -> Any:
         return None
 
 
+def _refuse(channel: Any, status: bytes, sentence: str) -> None:
+    """Answer a request Twisted could not read with ``status`` and a sentence, and close."""
+    body = sentence.encode() + b"\n"
+    channel.transport.write(
+        b"HTTP/1.1 " + status + b"\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body
+    )
+    channel.loseConnection()
+
+
+def line_too_long(self: Any, line: bytes) -> None:
+    """Twisted's HTTP channel closed a connection whose request line or a header line was over
+    its line limit (16 KB) without a word: the client saw an empty reply. Here it is answered:
+    414 for the request line (an address too long), 431 for a header line.
+
+    >>> class Channel:
+    ...     _HTTPChannel__first_line = 1
+    ...     def __init__(self): self.transport, self.sent = self, []
+    ...     def write(self, data): self.sent.append(data)
+    ...     def loseConnection(self): self.sent.append(b"closed")
+    >>> channel = Channel()
+    >>> line_too_long(channel, b"GET /?x=...")
+    >>> channel.sent[0].startswith(b"HTTP/1.1 414 URI Too Long"), channel.sent[-1]
+    (True, b'closed')
+    """
+    if getattr(self, "_HTTPChannel__first_line", 0):
+        _refuse(self, b"414 URI Too Long", "The address is too long: at most 16 KB.")
+    else:
+        _refuse(
+            self,
+            b"431 Request Header Fields Too Large",
+            "A header of the request is too long: at most 16 KB.",
+        )
+
+
+def bad_request(self: Any) -> None:
+    """Twisted's answer to a request it cannot read (a malformed request line or header,
+    headers over 16 KB in all) was a bare 400 with no body; here it says what went wrong."""
+    _refuse(
+        self,
+        b"400 Bad Request",
+        "The request could not be read: it is malformed, or its headers are over 16 KB in all.",
+    )
+
+
 def install_reading() -> None:
     """Put ``call_with_logger`` in the asyncio reactor's hands: the sockets it registers for
     reading or writing from then on are called through it."""
@@ -490,6 +536,8 @@ def install() -> None:
     server.Server.application_checker = application_checker
     tcp.Connection.write = write_now  # type: ignore[method-assign]
     install_reading()
+    http.HTTPChannel.lineLengthExceeded = line_too_long  # type: ignore[method-assign]
+    http.HTTPChannel._respondToBadRequestAndDisconnect = bad_request  # type: ignore[method-assign]
     for module in LABELLED:
         module.hltype = plain_type  # type: ignore[attr-defined]
         module.hlval = str  # type: ignore[attr-defined]
