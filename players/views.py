@@ -171,10 +171,11 @@ def games(request: HttpRequest, username: str) -> HttpResponse:
     rows = stats.results_of(user.pk).order_by("-finished", "-game_id")
     rows = rows.select_related("game").prefetch_related("game__results__user")
     page = Paginator(rows, GAMES_PER_PAGE)
-    try:
-        number = int(request.GET.get("page", "1"))
-    except ValueError:
-        raise Http404("No such page.") from None
+    asked = request.GET.get("page", "1")
+    if not asked.isdecimal() or len(asked) > 6:
+        message = f"The page number must be a whole number, as in ?page=2 (not {asked[:20]!r})."
+        return render(request, "400.html", {"message": message}, status=400)
+    number = int(asked)
     if not 1 <= number <= max(page.num_pages, 1):
         raise Http404("No such page.")
     current = page.page(number)

@@ -21,6 +21,7 @@ from .. import signals
 from ..errors import Conflict, Forbidden, Invalid, NotFound
 from ..identity import Identity, clean_name
 from ..models import Game, GameResult, Seat, SeatKind, Status
+from ..names import name_key
 from .record import deal, setup_of
 
 
@@ -305,6 +306,20 @@ def seat_of(game: Game, viewer: Identity) -> Seat | None:
     return found[0] if found else None
 
 
+def refuse_a_name_at_the_table(game: Game, name: str) -> None:
+    """A guest may not sit down under a name a reader could take for one already at the table
+    (the same letters in another case, a look-alike: ``names.name_key``), where the players
+    could not tell each other apart on the board or the scorecard (docs/fair-play.md "Names").
+    An account's name is its own, unique among accounts, and is not refused here."""
+    key = name_key(clean_name(name))
+    for other in game.seats.all():
+        if other.joined is not None and other.name and name_key(other.name) == key:
+            raise Conflict(
+                "name_at_table",
+                f"Someone at this table is already called {other.name}: choose another name.",
+            )
+
+
 def join_game(viewer: Identity, token: str) -> Game:
     """Join through a seat's invite link; joining twice is harmless."""
     if not viewer.known:
@@ -327,6 +342,8 @@ def join_game(viewer: Identity, token: str) -> Game:
             )
             if seat is None:
                 raise Conflict("game_full", "This game has no open seat left.")
+        if viewer.user_id is None:
+            refuse_a_name_at_the_table(game, viewer.name)
         _take_seat(seat, viewer)
         start_if_full(game)
     return game

@@ -180,3 +180,23 @@ def test_a_set_too_small_for_the_players_is_refused_when_the_game_is_made(alice:
     with pytest.raises(Invalid, match="too small"):
         services.create_game(viewer(alice), options)
     assert not Game.objects.exists()
+
+
+def test_a_guest_may_not_sit_down_under_a_name_already_at_the_table() -> None:
+    """Two players called Host (or host, or a look-alike) could not be told apart on the board
+    or the scorecard: the second is asked for another name, by the form and by the API."""
+    host = Identity(guest_key="g-host", name="Host")
+    game = services.create_game(host, {"mode": "parlor", "players": 3})
+    token = game.seats.get(index=1).invite_token
+    for name in ("Host", "host", "H\u043est"):  # the last with a Cyrillic о
+        page = Client().post(f"/join/{token}/", {"name": name})
+        assert page.status_code == 409, name
+        assert "Someone at this table is already called Host" in page.content.decode(), name
+    with pytest.raises(Conflict) as raised:
+        services.join_game(Identity(guest_key="g-2", name=" HOST "), token)
+    assert raised.value.code == "name_at_table"
+    assert Client().post(f"/join/{token}/", {"name": "Hostess"}).status_code == 302
+    assert [s.name for s in Game.objects.get(pk=game.pk).seats.order_by("index")][:2] == [
+        "Host",
+        "Hostess",
+    ]

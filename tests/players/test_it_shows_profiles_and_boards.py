@@ -82,6 +82,10 @@ def test_the_games_list_pages(
 
     assert html.count("/replay/") == 3 and "page 1 of 1" in html
     assert Client().get("/@/ann/games/?page=2").status_code == 404
+    for bad in ("abc", "-1", "1.5", "9" * 40):  # not a page number: says so
+        page = Client().get("/@/ann/games/", {"page": bad})
+        assert page.status_code == 400, bad
+        assert "The page number must be a whole number" in page.content.decode(), bad
 
 
 def test_a_profile_takes_a_bounded_number_of_queries(
