@@ -183,10 +183,27 @@ def choice(options: Mapping[str, Any], name: str, allowed: tuple[Any, ...], defa
     try:
         value = type(default)(value) if default is not None else int(value)
     except (TypeError, ValueError, OverflowError):
-        raise InvalidInput(f"{name} must be one of {', '.join(map(str, allowed))}") from None
+        raise InvalidInput(f"{name} must be {one_of(allowed)}") from None
     if value not in allowed:
-        raise InvalidInput(f"{name} must be one of {', '.join(str(a) for a in allowed if a)}")
+        raise InvalidInput(f"{name} must be {one_of(allowed)}")
     return value
+
+
+def one_of(allowed: tuple[Any, ...]) -> str:
+    """The values ``allowed`` in words: a run of five or more whole numbers as its ends.
+
+    >>> one_of((30, 60, 120, None))
+    'one of 30, 60, 120'
+    >>> one_of(tuple(range(1, 61)))
+    'a whole number from 1 to 60'
+    """
+    shown = [a for a in allowed if a is not None and a != ""]
+    numbers = [a for a in shown if isinstance(a, int) and not isinstance(a, bool)]
+    if len(numbers) == len(shown) >= 5 and sorted(numbers) == list(
+        range(min(numbers), max(numbers) + 1)
+    ):
+        return f"a whole number from {min(numbers)} to {max(numbers)}"
+    return f"one of {', '.join(map(str, shown))}"
 
 
 def clocks(

@@ -278,7 +278,12 @@ def _seat_plan(raw: object, players: int) -> list[dict[str, str]]:
             continue
         kind, _, strength = str(item).partition(":")
         if kind != "bot" or strength not in BOT_STRENGTHS:
-            raise Invalid("bad_options", f"a seat is human or bot:{'|'.join(BOT_STRENGTHS)}")
+            strengths = ", ".join(BOT_STRENGTHS[:-1]) + f" or {BOT_STRENGTHS[-1]}"
+            raise Invalid(
+                "bad_options",
+                f'seats takes "human" or "bot:<strength>" for each seat, the strength {strengths};'
+                f" {str(item)[:40]!r} came.",
+            )
         plan.append({"kind": SeatKind.BOT, "strength": strength})
     return plan
 

@@ -152,3 +152,18 @@ def test_too_many_seats_says_how_many_in_good_grammar(
     )
 
     assert answer.status_code == 400 and answer.json()["message"] == message
+
+
+def test_a_bad_seat_or_a_number_out_of_range_is_refused_in_a_sentence_that_says_what_goes() -> None:
+    seat = post(
+        Client(),
+        "/api/games/",
+        {"mode": "parlor", "players": 2, "seats": ["bot:grandmaster"], "name": "Gus"},
+    )
+    assert seat.status_code == 400 and seat.json()["message"] == (
+        'seats takes "human" or "bot:<strength>" for each seat, the strength beginner, casual,'
+        " strong or master; 'bot:grandmaster' came."
+    )
+    opening = post(Client(), "/api/games/", {"mode": "sandbox", "opening": 99, "name": "Gus"})
+    assert opening.status_code == 400
+    assert opening.json()["message"] == "opening must be a whole number from 0 to 60"
