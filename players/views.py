@@ -4,6 +4,7 @@ your account page (display name, avatar, data download, deletion)."""
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -241,6 +242,22 @@ def _board_row(user: Any, value: int, rating: Rating | None = None) -> dict[str,
     }
 
 
+def initials_of(name: str) -> str:
+    """Up to two letters for a drawn avatar, as the board draws them (static/kit/ui.js): the
+    first letters of the name's first two words of letters and digits, or the first two of its
+    only one; "?" when it has none.
+
+    >>> initials_of("Ada Lovelace"), initials_of("tile_queen"), initials_of("<svg onload=x>")
+    ('AL', 'TQ', 'SO')
+    >>> initials_of("Zed"), initials_of("!!!")
+    ('ZE', '?')
+    """
+    words = re.findall(r"[^\W_]+", name)
+    if not words:
+        return "?"
+    return (words[0][0] + (words[1][0] if len(words) > 1 else words[0][1:2])).upper()
+
+
 @require_GET
 def default_avatar(request: HttpRequest, username: str) -> HttpResponse:
     """The player's avatar at 64 px: the uploaded one (a redirect to its file), else one drawn
@@ -251,7 +268,7 @@ def default_avatar(request: HttpRequest, username: str) -> HttpResponse:
     if player is not None and player.avatar_64:
         return redirect(default_storage.url(player.avatar_64))
     name = player.name if player else user.get_username()
-    initials = "".join(w[0] for w in name.split()[:2]).upper() or name[:1].upper()
+    initials = initials_of(name)
     hue = int(hashlib.sha256(user.get_username().encode()).hexdigest()[:4], 16) % 360
     svg = (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'

@@ -561,7 +561,7 @@ function anchor(text, href) {
 
 
 function initials(name) {
-  const parts = name.trim().split(/[\s_.-]+/).filter(Boolean);
+  const parts = name.match(/[\p{L}\p{N}]+/gu) || []; // words of letters and digits
   return ((parts[0]?.[0] || "?") + (parts[1]?.[0] || parts[0]?.[1] || "")).toUpperCase();
 }
 
