@@ -8,7 +8,8 @@ out, and the owner still signs in from theirs.
 
 A username follows the name rules of docs/fair-play.md "Names" (games/names.py): at most 24
 characters, no invisible, control or bidi characters, no reserved name, nothing confusable with
-another account's username or display name. allauth's own checks (its validators, a taken username) run first.
+another account's username or display name. allauth's own checks (its validators, a taken
+username) run first.
 """
 
 from __future__ import annotations
