@@ -1,5 +1,6 @@
 """The end of a Rummikub game states the viewer's own outcome (issue 28): a player who
-resigns reads that they resigned and their place, not "You win!". Resigning is a visible
+resigns reads that they resigned and their place (or, before a move of their own, that the game
+was aborted), not "You win!". Resigning is a visible
 control beside End turn, with a confirm, not a setting; after the game neither Hint nor Resign
 is offered."""
 
@@ -37,7 +38,8 @@ def test_a_resignation_says_resigned_and_leaves_no_hint_or_resign(new_page: Any,
 
     page.wait_for_selector("#rummi[data-ended]")
     title = page.locator("#rm-end-title")
-    assert title.inner_text() == "You resigned: place 2 of 2"
+    # Resigned before a move of her own: the game is aborted, and the title says both.
+    assert title.inner_text() == "You resigned: game aborted"
     rows = page.locator(".rm-end .rm-scores tbody th")
     assert rows.nth(0).inner_text().strip() == "Beginner bot"
     assert rows.nth(1).inner_text().strip() == "rosalind (resigned)"
