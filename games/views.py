@@ -11,7 +11,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from rummi_site.jsonapi import status_of
 from rummi_site.limits import limited
@@ -76,18 +76,18 @@ def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRes
     )
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     return _home(request, NewGameForm(initial={"name": request.session.get(GUEST_NAME, "")}))
 
 
-@require_GET
+@require_safe
 def how_to_play(request: HttpRequest) -> HttpResponse:
     """The rules in a player's words (docs/rules.md) and every mode's (modes.GUIDES)."""
     return render(request, "how_to_play.html", {"guides": guides(), "lessons": LESSONS})
 
 
-@require_GET
+@require_safe
 def teaching_replay(request: HttpRequest, rule: str) -> HttpResponse:
     """A Rummy 45 rule in use (docs/rules-45.md "Teaching replays"): the few steps of a shipped
     bot game around the moment, opened just before it, in the replay page's viewer."""
@@ -176,7 +176,7 @@ def rematch(request: HttpRequest, gid: str) -> HttpResponse:
     return redirect(new)
 
 
-@require_GET
+@require_safe
 def game_page(request: HttpRequest, gid: str) -> HttpResponse:
     game = Game.objects.filter(public_id=gid).first()
     if game is None:
@@ -240,7 +240,7 @@ def _sealed(game: Game) -> HttpResponse:
     return JsonResponse({"error": "sealed", "message": SEALED}, status=403)
 
 
-@require_GET
+@require_safe
 def replay_page(request: HttpRequest, gid: str) -> HttpResponse:
     game = get_object_or_404(Game, public_id=gid)
     if game.status == Status.WAITING:
@@ -284,7 +284,7 @@ def replay_page(request: HttpRequest, gid: str) -> HttpResponse:
     return render(request, "games/replay.html", context)
 
 
-@require_GET
+@require_safe
 def record(request: HttpRequest, gid: str) -> HttpResponse:
     game = get_object_or_404(Game, public_id=gid)
     if game.status != Status.FINISHED:
@@ -309,7 +309,7 @@ def record(request: HttpRequest, gid: str) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def verify(request: HttpRequest, gid: str) -> HttpResponse:
     game = get_object_or_404(Game, public_id=gid)
     if game.sealed:

@@ -60,8 +60,8 @@ def test_a_page_asked_with_get_that_takes_post_says_so(alice: Any) -> None:
 
 @override_settings(DEBUG=False)
 def test_a_page_that_is_only_read_refuses_other_methods_and_says_so(alice: Any) -> None:
-    """Pages that only show something take GET: a POST, PUT or DELETE to them (with a valid
-    CSRF token or none) is a 405 page naming the method, never the page itself."""
+    """Pages that only show something take GET and HEAD (a monitor's or a link checker's): a
+    POST, PUT or DELETE to them is a 405 page naming the method, never the page itself."""
     game = services.create_game(Identity(user_id=alice.pk, name="alice"), {"mode": "parlor"})
     cup = Tournament.objects.create(
         name="Winter cup",
@@ -81,10 +81,11 @@ def test_a_page_that_is_only_read_refuses_other_methods_and_says_so(alice: Any) 
     client.force_login(alice)
     for url in pages:
         assert client.get(url).status_code != 405, url
+        assert client.head(url).status_code != 405, url
         for method in ("post", "put", "delete"):
             page = getattr(client, method)(url)
-            assert page.status_code == 405 and page["Allow"] == "GET", (method, url)
-            sentence = f"This address takes GET, not {method.upper()}."
+            assert page.status_code == 405 and page["Allow"] == "GET, HEAD", (method, url)
+            sentence = f"This address takes GET or HEAD, not {method.upper()}."
             assert sentence in page.content.decode(), (method, url)
 
 

@@ -1,16 +1,16 @@
 from __future__ import annotations
 
 from django.urls import path
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from . import views
 
 urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/how-they-work/", views.help_page, name="tournaments_help"),
-    # The page is also what join and withdraw answer with (their refusals), so it takes GET only at
-    # its own address.
-    path("tournaments/<int:tid>/", require_GET(views.tournament_page), name="tournament"),
+    # The page is also what join and withdraw answer with (their refusals), so it takes GET (and
+    # HEAD) only at its own address.
+    path("tournaments/<int:tid>/", require_safe(views.tournament_page), name="tournament"),
     path("tournaments/<int:tid>/join", views.join, name="tournament_join"),
     path("tournaments/<int:tid>/withdraw", views.withdraw, name="tournament_withdraw"),
     path(

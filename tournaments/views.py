@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from games.errors import DomainError
 from games.models import Status
@@ -28,7 +28,7 @@ TIEBREAKS = (
 )
 
 
-@require_GET
+@require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
     rows = Tournament.objects.order_by("starts_at")
     return render(
@@ -288,7 +288,7 @@ def pairings_csv(request: HttpRequest, tid: int) -> HttpResponse:
     return _csv(f"tournament-{t.pk}-pairings.csv", header, rows)
 
 
-@require_GET
+@require_safe
 def help_page(request: HttpRequest) -> HttpResponse:
     """How tournaments are paired and scored, in a player's words (docs/tournaments.md)."""
     return render(request, "tournaments/help.html")
