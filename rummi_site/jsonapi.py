@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import re
 from collections.abc import Callable
 from functools import cache, wraps
 from typing import Any
@@ -156,6 +157,33 @@ def _check_text(text: str, source: str) -> None:
         raise Invalid("bad_unicode", unicode) from None
 
 
+# A JSON string (its brackets are text, not nesting), and a bracket.
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def deeper_than(text: str, limit: int) -> bool:
+    """Whether JSON ``text`` nests arrays and objects more than ``limit`` deep (brackets inside
+    strings not counted), read before the parser recurses: a body 2,000 brackets deep drove
+    ``json.loads`` to the interpreter's recursion limit, where a collection that ran at that
+    depth could not even report what it finalized. Text with no more brackets than ``limit``
+    is not scanned.
+
+    >>> deeper_than('{"a": [[1]]}', 3), deeper_than('{"a": [[1]]}', 2)
+    (False, True)
+    >>> deeper_than('["[[[[", "]]]]"]', 1), deeper_than("[" * 2000, 8)
+    (False, True)
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    for bracket in _BRACKET.findall(_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > limit:
+            return True
+    return False
+
+
 def read_json(raw: bytes | str | None, source: str = "request") -> dict[str, Any]:
     """Untrusted JSON (an HTTP body, a socket message) as an object; :class:`Invalid` (or
     :class:`TooLarge`) with a sentence for anything else. An empty body is ``{}``. ``source``
@@ -177,6 +205,8 @@ def read_json(raw: bytes | str | None, source: str = "request") -> dict[str, Any
             raw = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise Invalid("bad_unicode", f"The {source} is not UTF-8 text.") from None
+    if deeper_than(raw, MAX_DEPTH):
+        raise Invalid("too_deep", f"The {source} nests deeper than {MAX_DEPTH} levels.")
     try:
         body = json.loads(raw, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except RecursionError:
