@@ -113,6 +113,36 @@ def outsider(django_user_model: Any) -> Any:
     return _make_user(django_user_model, "outsider")
 
 
+@pytest.fixture
+def make_tournament(db: Any) -> Any:
+    """A maker of tournaments (a Swiss LAN cup of 3 rounds starting in an hour, unless told
+    otherwise), with ``bots`` bot entries of ``strength``."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments import services
+    from tournaments.models import Tournament
+
+    def make(bots: int = 0, strength: str = "beginner", **fields: Any) -> Tournament:
+        values: dict[str, Any] = {
+            "name": "Winter cup",
+            "format": "swiss",
+            "mode": "lan",
+            "table_size": 2,
+            "rounds": 3,
+            "starts_at": timezone.now() + timedelta(hours=1),
+            "clock_seconds": 60,
+        }
+        values.update(fields)
+        t = Tournament.objects.create(**values)
+        for _ in range(bots):
+            services.add_player(None, t, bot=strength)
+        return t
+
+    return make
+
+
 @pytest.fixture(scope="session")
 def collected_static(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """static/ collected as ``make run`` collects it (hashed names, rewritten module imports),

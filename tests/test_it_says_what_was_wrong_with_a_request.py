@@ -6,19 +6,16 @@ from __future__ import annotations
 
 import logging
 import os
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
-from django.utils import timezone
 
 from games import services
 from games.identity import Identity
 from rummi_site.logs import FolderMakingRotatingFileHandler
-from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 BOUNDARY = "rummi-boundary-7"
@@ -59,19 +56,13 @@ def test_a_page_asked_with_get_that_takes_post_says_so(alice: Any) -> None:
 
 
 @override_settings(DEBUG=False)
-def test_a_page_that_is_only_read_refuses_other_methods_and_says_so(alice: Any) -> None:
+def test_a_page_that_is_only_read_refuses_other_methods_and_says_so(
+    alice: Any, make_tournament: Any
+) -> None:
     """Pages that only show something take GET and HEAD (a monitor's or a link checker's): a
     POST, PUT or DELETE to them is a 405 page naming the method, never the page itself."""
     game = services.create_game(Identity(user_id=alice.pk, name="alice"), {"mode": "parlor"})
-    cup = Tournament.objects.create(
-        name="Winter cup",
-        format="swiss",
-        mode="lan",
-        table_size=2,
-        rounds=1,
-        starts_at=timezone.now() + timedelta(hours=1),
-        clock_seconds=60,
-    )
+    cup = make_tournament()
     gid = game.public_id
     pages = [reverse(name) for name in ("home", "how_to_play", "tournaments", "tournaments_help")]
     pages += [reverse(name, args=[gid]) for name in ("game", "replay", "record", "verify")]
