@@ -252,6 +252,7 @@ def pooled(steps: list[dict[str, Any]]) -> dict[str, Any]:
                 "max_ms": s["latency_ms"]["max"],
                 "harness_gc": s["harness_gc"],
                 "machine_cpu_busy_percent": s["machine_cpu_busy_percent"],
+                "machine_steal_percent": s["machine_steal_percent"],
                 "harness_cpu_percent": s["harness_cpu_percent"],
                 "window": s["window"],
             }
