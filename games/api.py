@@ -10,7 +10,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from rummi_site import push
 from rummi_site.jsonapi import is_json_path, json_errors, read_body
@@ -26,13 +26,13 @@ from .review import best_play, hints_allowed
 from .services import get_game
 
 
-@require_GET
+@require_safe
 @json_errors
 def game_detail(request: HttpRequest, gid: str) -> JsonResponse:
     return JsonResponse(services.game_summary(get_game(gid), identity_of(request)))
 
 
-@require_GET
+@require_safe
 @json_errors
 def game_events(request: HttpRequest, gid: str) -> JsonResponse:
     try:
@@ -42,9 +42,9 @@ def game_events(request: HttpRequest, gid: str) -> JsonResponse:
     return JsonResponse(services.events_after(get_game(gid), identity_of(request), after))
 
 
-@require_GET
+@require_safe
 @json_errors
-@limited("hint", methods=("GET",))
+@limited("hint", methods=("GET", "HEAD"))
 def game_hint(request: HttpRequest, gid: str) -> JsonResponse:
     """The solver's best play for the asking seat: Sandbox and bot practice only, for a player
     still in the game, in a family that has the solver."""
@@ -69,7 +69,7 @@ def game_hint(request: HttpRequest, gid: str) -> JsonResponse:
     return JsonResponse({"seq": game.seq, **best_play(state, seat.index, for_web=True)})
 
 
-@require_GET
+@require_safe
 @json_errors
 def game_end(request: HttpRequest, gid: str) -> JsonResponse:
     """A finished game's scorecard, links and rematch, for the board's end dialog."""
@@ -195,7 +195,14 @@ def new_game_options(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _guest_name(body: dict[str, Any]) -> str | None:
-    """The ``name`` a guest sent, text or nothing (its rules: :func:`become_guest`)."""
+    """The ``name`` a guest sent, text or nothing (its rules: :func:`become_guest`); a body that
+    sends any other field is refused with a sentence (a misspelt ``nmae`` would otherwise sit
+    the guest down under the name of their session)."""
+    for key in body:
+        if key != "name":
+            raise Invalid(
+                "bad_options", f"{_shown_key(key)} is not a field of joining; the only one is name."
+            )
     name = body.get("name")
     if name is not None and not isinstance(name, str):
         raise Invalid("bad_name", f"name takes {NEW_GAME['name'][1]}; it came as {sent_as(name)}.")

@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import escape
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.errors import DomainError, Forbidden
 from games.models import Game, GameResult, SeatKind, Status
@@ -103,7 +103,7 @@ def _puzzles(user_id: int) -> dict[str, Any] | None:
     }
 
 
-@require_GET
+@require_safe
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     user = _user(username)
     player = PlayerProfile.objects.filter(user=user).first()
@@ -166,7 +166,7 @@ def _playing(user: Any) -> list[dict[str, Any]]:
     ]
 
 
-@require_GET
+@require_safe
 def games(request: HttpRequest, username: str) -> HttpResponse:
     user = _user(username)
     rows = stats.results_of(user.pk).order_by("-finished", "-game_id")
@@ -185,7 +185,7 @@ def games(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "players/games.html", context)
 
 
-@require_GET
+@require_safe
 @json_errors
 def game_rating_changes(request: HttpRequest, gid: str) -> JsonResponse:
     """``GET /api/ratings/game/<gid>``: each seat's rating change in a finished game (the end
@@ -193,7 +193,7 @@ def game_rating_changes(request: HttpRequest, gid: str) -> JsonResponse:
     return JsonResponse({"seats": changes.game_changes(gid)})
 
 
-@require_GET
+@require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
     since = stats.active_since(BOARD_ACTIVE_DAYS)
     boards = []
@@ -258,7 +258,7 @@ def initials_of(name: str) -> str:
     return (words[0][0] + (words[1][0] if len(words) > 1 else words[0][1:2])).upper()
 
 
-@require_GET
+@require_safe
 def default_avatar(request: HttpRequest, username: str) -> HttpResponse:
     """The player's avatar at 64 px: the uploaded one (a redirect to its file), else one drawn
     from the initials on a colour picked from the username. Other apps' pages show avatars
@@ -299,7 +299,7 @@ def _account_page(request: HttpRequest, status: int = 200, **forms: Any) -> Http
 
 
 @login_required
-@require_http_methods(["GET"])
+@require_safe
 def account_page(request: HttpRequest) -> HttpResponse:
     return _account_page(request)
 
@@ -345,7 +345,7 @@ def account_avatar(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def account_data(request: HttpRequest) -> JsonResponse:
     response = JsonResponse(account.export(request.user), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = 'attachment; filename="rummi-data.json"'

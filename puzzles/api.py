@@ -32,18 +32,19 @@ POST bodies are JSON and need Django's CSRF token in ``X-CSRFToken`` (the puzzle
 
 Errors are JSON ``{"error": code, "message": sentence}`` with a 4xx status: 400 malformed
 (``bad_json``, ``bad_table``, ``bad_rack``, ``bad_mode``, ``not_the_daily``,
-``not_the_streak_puzzle``), 404 ``no_such_puzzle``, 409 ``no_attempt`` (none started, or today's
-daily not yet started as the daily try), ``already_finished`` (submit, hint or give-up after
-the last attempt was solved or given up: start it again) or ``no_more_hints``, 422 a rule
-broken: the engine's code (``meld_invalid``,
-``table_tile_taken``, ``tile_not_in_rack``, ``no_tile_played``, ``joker_not_replaced``) or
-``goal_not_met``, and in the editor ``too_many_copies`` or ``nothing_playable``.
+``not_the_streak_puzzle``, and in the editor ``bad_field`` for a field it does not take), 404
+``no_such_puzzle``, 409 ``no_attempt`` (none started, or today's daily not yet started as the
+daily try), ``already_finished`` (submit, hint or give-up after the last attempt was solved or
+given up: start it again) or ``no_more_hints``, 422 a rule broken: the engine's code
+(``meld_invalid``, ``table_tile_taken``, ``tile_not_in_rack``, ``no_tile_played``,
+``joker_not_replaced``) or ``goal_not_met``, and in the editor ``too_many_copies`` or
+``nothing_playable``.
 """
 
 from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from games.errors import Invalid
 from games.identity import guest_key, identity_of
@@ -67,7 +68,7 @@ def _mode(value: object) -> str:
     return value
 
 
-@require_GET
+@require_safe
 @json_errors
 def trainer(request: HttpRequest) -> JsonResponse:
     mode = request.GET.get("mode") or "trainer"
@@ -76,7 +77,7 @@ def trainer(request: HttpRequest) -> JsonResponse:
     return JsonResponse(services.trainer_state(identity_of(request), mode))
 
 
-@require_GET
+@require_safe
 @json_errors
 def daily(request: HttpRequest) -> JsonResponse:
     return JsonResponse(dailies.daily_state(identity_of(request), dailies.today()))
@@ -122,13 +123,23 @@ def give_up(request: HttpRequest, slug: str) -> JsonResponse:
     return JsonResponse(services.give_up(puzzle, identity_of(request)))
 
 
+# The fields of POST /puzzles/api/editor.
+EDITOR_FIELDS = ("table", "rack", "save")
+
+
 @require_POST
 @json_errors
 @limited("editor")
 def editor(request: HttpRequest) -> JsonResponse:
     """``{"table": [[codes]], "rack": [codes], "save": false}``: the solver's verdict, and
-    with ``save`` a new puzzle shared by link."""
+    with ``save`` a new puzzle shared by link. Any other field is refused with a sentence (a
+    misspelt ``sav`` would check the position and save nothing, in silence)."""
     body = read_body(request)
+    for key in body:
+        if key not in EDITOR_FIELDS:
+            shown = key if len(key) <= 24 else key[:24] + "..."
+            fields = ", ".join(EDITOR_FIELDS)
+            raise Invalid("bad_field", f"{shown} is not a field of a position; they are {fields}.")
     checked = editing.check_position(body.get("table"), body.get("rack"))
     if body.get("save"):
         user = request.user.pk if request.user.is_authenticated else None

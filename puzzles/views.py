@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from games.errors import DomainError
 from games.identity import identity_of
@@ -33,7 +33,7 @@ DAILY_HERE = (
 )
 
 
-@require_GET
+@require_safe
 def trainer(request: HttpRequest) -> HttpResponse:
     player = identity_of(request)
     state = services.trainer_state(player)
@@ -45,7 +45,7 @@ def trainer(request: HttpRequest) -> HttpResponse:
     return render(request, "puzzles/trainer.html", context)
 
 
-@require_GET
+@require_safe
 def next_puzzle(request: HttpRequest) -> HttpResponse:
     """Go to the next puzzle of the trainer (or of the streak, ``?mode=streak``)."""
     mode = request.GET.get("mode", "trainer")
@@ -98,7 +98,7 @@ def _puzzle_page(request: HttpRequest, puzzle: Puzzle, mode: str) -> HttpRespons
     return render(request, "puzzles/puzzle.html", context)
 
 
-@require_GET
+@require_safe
 @ensure_csrf_cookie
 def puzzle_page(request: HttpRequest, slug: str) -> HttpResponse:
     puzzle = get_object_or_404(Puzzle, slug=slug)
@@ -110,14 +110,14 @@ def puzzle_page(request: HttpRequest, slug: str) -> HttpResponse:
     return _puzzle_page(request, puzzle, mode)
 
 
-@require_GET
+@require_safe
 @ensure_csrf_cookie
 def shared_page(request: HttpRequest, token: str) -> HttpResponse:
     puzzle = get_object_or_404(Puzzle, share_token=token)
     return _puzzle_page(request, puzzle, Attempt.Mode.SHARED if not puzzle.public else "trainer")
 
 
-@require_GET
+@require_safe
 @ensure_csrf_cookie
 def daily(request: HttpRequest) -> HttpResponse:
     player = identity_of(request)
@@ -142,7 +142,7 @@ def daily(request: HttpRequest) -> HttpResponse:
     return render(request, "puzzles/daily.html", context)
 
 
-@require_GET
+@require_safe
 def daily_archive(request: HttpRequest) -> HttpResponse:
     rows = dailies.daily_archive(dailies.today())
     return render(request, "puzzles/archive.html", {"rows": rows})

@@ -81,6 +81,38 @@ def test_a_page_that_is_only_read_refuses_other_methods_and_says_so(
 
 
 @override_settings(DEBUG=False)
+def test_every_page_and_read_of_the_api_answers_head(alice: Any, make_tournament: Any) -> None:
+    """The profile, account, puzzle and tournament pages and the API's reads take HEAD as
+    GET does (a monitor, a link checker, ``curl -I``), and a POST to them is a 405 naming both:
+    an HTML page for a page, a JSON error for the API."""
+    game = services.create_game(Identity(user_id=alice.pk, name="alice"), {"mode": "parlor"})
+    cup = make_tournament()
+    gid = game.public_id
+    pages = [
+        reverse(name, args=["alice"])
+        for name in ("player_profile", "player_games", "player_avatar")
+    ]
+    pages += [reverse(name) for name in ("leaderboard", "account_page", "account_data")]
+    pages += ["/puzzles/", "/puzzles/daily/archive/"]
+    pages += [reverse("tournament_standings_csv", args=[cup.pk])]
+    reads = [f"/api/games/{gid}/", f"/api/games/{gid}/events", "/puzzles/api/trainer"]
+    reads += [reverse("tournament_my_tables")]
+    client = Client()
+    client.force_login(alice)
+    for url in pages + reads:
+        got, head = client.get(url), client.head(url)
+        assert got.status_code < 400, (url, got.status_code)
+        assert head.status_code == got.status_code, (url, head.status_code)
+        refused = client.post(url)
+        assert refused.status_code == 405 and refused["Allow"] == "GET, HEAD", url
+        sentence = "This address takes GET or HEAD, not POST."
+        if url in reads:
+            assert refused.json() == {"error": "http_405", "message": sentence}, url
+        else:
+            assert sentence in refused.content.decode(), url
+
+
+@override_settings(DEBUG=False)
 def test_the_frame_relay_asked_with_get_says_so_in_json() -> None:
     answer = Client().get("/internal/frames")
     assert answer.status_code == 405 and answer["Allow"] == "POST"

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST, require_safe
+from django.views.decorators.http import require_POST, require_safe
 
 from games.errors import DomainError
 from games.models import Status
@@ -227,13 +227,13 @@ def withdraw(request: HttpRequest, tid: int) -> HttpResponse:
     return redirect("tournament", tid=tid)
 
 
-@require_GET
+@require_safe
 def standings_json(request: HttpRequest, tid: int) -> JsonResponse:
     t = get_object_or_404(Tournament, pk=tid)
     return JsonResponse({"tournament": t.name, **standings_frame(t)})
 
 
-@require_GET
+@require_safe
 def pairings_json(request: HttpRequest, tid: int) -> JsonResponse:
     t = get_object_or_404(Tournament, pk=tid)
     return JsonResponse({"tournament": t.name, "format": t.format, "rounds": pairing_rows(t)})
@@ -246,7 +246,7 @@ def _csv(name: str, header: list[str], rows: list[list[Any]]) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def standings_csv(request: HttpRequest, tid: int) -> HttpResponse:
     t = get_object_or_404(Tournament, pk=tid)
     rows = [
@@ -264,7 +264,7 @@ def standings_csv(request: HttpRequest, tid: int) -> HttpResponse:
     return _csv(f"tournament-{t.pk}-standings.csv", header, rows)
 
 
-@require_GET
+@require_safe
 def pairings_csv(request: HttpRequest, tid: int) -> HttpResponse:
     t = get_object_or_404(Tournament, pk=tid)
     rows: list[list[Any]] = []
@@ -294,7 +294,7 @@ def help_page(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/help.html")
 
 
-@require_GET
+@require_safe
 def my_tables(request: HttpRequest) -> JsonResponse:
     """The signed-in player's tournament tables in play (the site-wide toast polls this)."""
     return JsonResponse({"tables": services.my_tables(request.user)})

@@ -73,6 +73,8 @@ def test_hints_and_joins_are_limited(alice: Any, bob: Any, carol: Any) -> None:
     client = client_for(alice)
     hints = [client.get(f"/api/games/{game.public_id}/hint") for _ in range(limit_of("hint") + 1)]
     assert all(h.status_code != 429 for h in hints[:-1]) and hints[-1].status_code == 429
+    # HEAD runs the same search: it is no way around the limit.
+    assert client.head(f"/api/games/{game.public_id}/hint").status_code == 429
     joiner = client_for(carol)
     joins = [post(joiner, "/api/join/not-a-token", {}) for _ in range(limit_of("join") + 1)]
     assert joins[-2].status_code == 404 and joins[-1].status_code == 429

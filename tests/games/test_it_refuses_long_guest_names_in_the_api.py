@@ -52,3 +52,22 @@ def test_a_name_of_exactly_the_limit_is_kept_whole(alice: Any) -> None:
 
     assert made.status_code == 201 and joined.status_code == 200
     assert Seat.objects.filter(name=name).count() == 2
+
+
+def test_a_join_with_a_field_other_than_name_is_refused_and_the_seat_stays_open(
+    alice: Any,
+) -> None:
+    """A misspelt field is not passed over in silence: the guest would sit down under their
+    session's name (or none) without knowing why."""
+    game = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
+    token = game.seats.get(index=1).invite_token
+
+    answer = post(Client(), f"/api/join/{token}", {"nmae": "Dora"})
+
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "error": "bad_options",
+        "message": "nmae is not a field of joining; the only one is name.",
+    }
+    assert game.seats.get(index=1).joined is None
+    assert post(Client(), f"/api/join/{token}", {"name": "Dora"}).status_code == 200

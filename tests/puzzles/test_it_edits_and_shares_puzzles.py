@@ -100,3 +100,15 @@ def test_the_editor_page_checks_and_saves_by_form(db: Any) -> None:
     assert saved.status_code == 302 and saved["Location"] == f"/puzzles/s/{puzzle.share_token}/"
     bad = client.post("/puzzles/editor/", {"table": "R3 R4", "rack": "R5", "action": "check"})
     assert bad.status_code == 422 and "at least 3 tiles" in bad.content.decode()
+
+
+def test_a_field_the_editor_does_not_take_is_refused_and_nothing_is_saved(alice: Any) -> None:
+    """A misspelt ``sav`` would check the position and save nothing, in silence."""
+    answer = post(user_client(alice), EDITOR, {**SPLIT, "sav": True})
+
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "error": "bad_field",
+        "message": "sav is not a field of a position; they are table, rack, save.",
+    }
+    assert not Puzzle.objects.filter(source="user").exists()
