@@ -4,6 +4,7 @@ and a guest's seats becoming an account's."""
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
@@ -116,13 +117,14 @@ def create_game(viewer: Identity, options: dict[str, Any]) -> Game:
             seed=secrets.token_bytes(32).hex(),
             created_by_id=viewer.user_id,
         )
+        names = _bot_names([plan.get("strength") for plan in seats])
         for index, plan in enumerate(seats):
             Seat.objects.create(
                 game=game,
                 index=index,
                 kind=plan["kind"],
                 bot_strength=plan.get("strength", ""),
-                name=_bot_name(plan["strength"]) if plan["kind"] == SeatKind.BOT else "",
+                name=names[index],
                 joined=timezone.now() if plan["kind"] == SeatKind.BOT else None,
             )
         _take_seat(game.seats.get(index=0), viewer)
@@ -167,6 +169,7 @@ def create_seated_game(
             occasion_url=occasion_url[:200],
             seed=(seed or secrets.token_bytes(32)).hex(),
         )
+        names = _bot_names([plan.get("bot") for plan in seats])
         for index, plan in enumerate(seats):
             strength = plan.get("bot")
             if strength is not None and strength not in BOT_STRENGTHS:
@@ -177,7 +180,7 @@ def create_seated_game(
                 kind=SeatKind.BOT if strength else SeatKind.HUMAN,
                 bot_strength=strength or "",
                 user_id=None if strength else plan["user_id"],
-                name=clean_name(plan.get("name") or _bot_name(strength or "casual")),
+                name=clean_name(plan.get("name") or names[index] or _bot_name("casual")),
                 joined=now,
             )
         start_if_full(game)
@@ -290,6 +293,27 @@ def _seat_plan(raw: object, players: int) -> list[dict[str, str]]:
 
 def _bot_name(strength: str) -> str:
     return f"{strength.title()} bot"
+
+
+def _bot_names(strengths: list[str | None]) -> list[str]:
+    """The names of a table's seats by their bot strengths (``None`` or empty: not a bot): two
+    bots of one strength are told apart by a number, so that the move list and the end's
+    standings say which of them played ("Strong bot 1", "Strong bot 2"); a bot alone of its
+    strength keeps the plain name.
+
+    >>> _bot_names([None, "strong", "casual", "strong"])
+    ['', 'Strong bot 1', 'Casual bot', 'Strong bot 2']
+    """
+    names, seen = [], Counter(s for s in strengths if s)
+    nth: Counter[str] = Counter()
+    for strength in strengths:
+        if not strength:
+            names.append("")
+            continue
+        nth[strength] += 1
+        suffix = f" {nth[strength]}" if seen[strength] > 1 else ""
+        names.append(_bot_name(strength) + suffix)
+    return names
 
 
 def _take_seat(seat: Seat, viewer: Identity) -> None:

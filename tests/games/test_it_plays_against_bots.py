@@ -120,3 +120,14 @@ def test_a_bot_whose_turn_outlives_a_change_made_while_it_thought_still_moves(
     assert events[0].kind == "PlayerResigned"
     assert events[1].kind in {"TilesPlayed", "TileDrawn"}
     assert events[1].payload["seat"] == state.turn
+
+
+def test_bots_of_one_strength_at_a_table_are_told_apart(alice: Any) -> None:
+    """Two strong bots at a table are "Strong bot 1" and "Strong bot 2" (the move list and the
+    standings must say which one played); a bot alone of its strength keeps its plain name."""
+    game = services.create_game(
+        viewer(alice),
+        {"mode": "parlor", "players": 4, "seats": ["bot:strong", "bot:casual", "bot:strong"]},
+    )
+    names = list(game.seats.order_by("index").values_list("name", flat=True))
+    assert names == ["alice", "Strong bot 1", "Casual bot", "Strong bot 2"]
