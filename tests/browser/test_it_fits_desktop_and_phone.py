@@ -121,3 +121,28 @@ def test_a_table_of_three_fits_a_phone_to_the_end(new_page: Any, site: str, mode
     for cell in page.locator(".rm-scores th, .rm-scores td").evaluate_all(BOXES):
         assert _inside(cell, screen), cell
     shoot(page, f"three-{mode}-end-390x844.png")
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_every_seat_of_a_big_table_is_in_view_on_a_phone(
+    new_page: Any, harness: str, players: int
+) -> None:
+    """Four to six seats take two rows on a phone: each chip, with its name and tile count, is
+    inside the strip and the screen, none hidden behind the pool or scrolled out of sight (the
+    player whose turn it is might be that one)."""
+    page = new_page(viewport=PHONE, touch=True)
+    page.goto(harness + f"?scenario=midgame&players={players}&botDelay=600000")
+    page.wait_for_selector("#rummi[data-ready]")
+    settle(page)
+    strip = page.locator(".rm-players").evaluate("e => e.getBoundingClientRect().toJSON()")
+    pool = page.locator(".rm-pool").evaluate("e => e.getBoundingClientRect().toJSON()")
+    chips = page.locator(".rm-player").evaluate_all(BOXES)
+    assert len(chips) == players
+    for chip in chips:
+        assert _inside(chip, strip) and chip["right"] <= pool["left"], chip
+        assert strip["top"] - 0.5 <= chip["top"] and chip["bottom"] <= strip["bottom"] + 0.5, chip
+    counts = page.locator(".rm-player .rm-pcount b").evaluate_all(BOXES)
+    assert all(_inside(box, strip) and box["width"] > 0 for box in counts), counts
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollHeight") <= PHONE["height"]
+    shoot(page, f"seats-{players}-390x844.png")
