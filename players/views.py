@@ -245,16 +245,20 @@ def _board_row(user: Any, value: int, rating: Rating | None = None) -> dict[str,
 def initials_of(name: str) -> str:
     """Up to two letters for a drawn avatar, as the board draws them (static/kit/ui.js): the
     first letters of the name's first two words of letters and digits, or the first two of its
-    only one; "?" when it has none.
+    only one; "?" when it has none. A name of three words or more that ends in a single digit
+    keeps the digit, so that two bots of one strength at a table ("Strong bot 1", "Strong bot
+    2", games/services/lobby.py) are told apart where a phone cuts their names.
 
     >>> initials_of("Ada Lovelace"), initials_of("tile_queen"), initials_of("<svg onload=x>")
     ('AL', 'TQ', 'SO')
-    >>> initials_of("Zed"), initials_of("!!!")
-    ('ZE', '?')
+    >>> initials_of("Zed"), initials_of("!!!"), initials_of("Strong bot 2"), initials_of("R2 D2")
+    ('ZE', '?', 'S2', 'RD')
     """
     words = re.findall(r"[^\W_]+", name)
     if not words:
         return "?"
+    if len(words) > 2 and re.fullmatch(r"[0-9]", words[-1]):
+        return (words[0][0] + words[-1]).upper()
     return (words[0][0] + (words[1][0] if len(words) > 1 else words[0][1:2])).upper()
 
 

@@ -562,7 +562,8 @@ function anchor(text, href) {
 
 function initials(name) {
   const parts = name.match(/[\p{L}\p{N}]+/gu) || []; // words of letters and digits
-  return ((parts[0]?.[0] || "?") + (parts[1]?.[0] || parts[0]?.[1] || "")).toUpperCase();
+  const n = parts.length > 2 && /^[0-9]$/.test(parts.at(-1)) && parts.at(-1); // Strong bot 2: S2
+  return ((parts[0]?.[0] || "?") + (n || parts[1]?.[0] || parts[0]?.[1] || "")).toUpperCase();
 }
 
 function hue(name) {

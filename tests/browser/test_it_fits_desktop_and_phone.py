@@ -95,6 +95,9 @@ def test_a_table_of_three_fits_a_phone_to_the_end(new_page: Any, site: str, mode
     assert _inside(strip_box, screen), strip_box
     chips = page.locator(".rm-players > .rm-player").evaluate_all(BOXES)
     assert len(chips) == 3
+    # Two bots of one strength, "Beginner bot 1" and "2": their avatars tell them apart where
+    # the phone cuts their names (players/views.py initials_of draws profiles the same way).
+    assert page.locator(".rm-player .rm-initials").all_inner_texts()[1:] == ["B1", "B2"]
     for chip in chips:
         assert _inside(chip, strip_box), (chip, strip_box)  # not cut off by the strip
     assert page.locator(".rm-pcount").evaluate_all(SPILLS) == []
