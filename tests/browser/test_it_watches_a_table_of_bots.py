@@ -1,6 +1,6 @@
 """A signed-in player opens a table of Rummy 45 bots of each strength from the new-game form and
 watches it to its end (issue #29, "Watch the bots"): the board shows every seat's bot and no
-rack of the watcher's, and the end says "Game over" with the bots' places in order. On the test
+rack, meld builder or control of the watcher's, and the end says "Game over" with the bots' places in order. On the test
 site bot turns run at once, so the table has often ended by the time its page opens."""
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ def test_a_table_of_bots_of_each_strength_is_watched_to_its_end(
     page.click("#new-game button[type=submit]")
     page.wait_for_url("**/g/*/")
     page.wait_for_selector("#r45[data-ended]", timeout=60_000)
+    # A watcher holds no tiles: no board of its own, no "+ new meld", no controls.
+    assert page.locator(".r45-mine").is_hidden()
+    assert page.get_by_text("+ new meld").is_hidden()
     dialog = page.locator("#r45-end")
     assert "Game over" in dialog.inner_text()
     rows = dialog.locator("#r45-scorecard tbody tr")
