@@ -14,7 +14,7 @@ from .forms import PreferencesForm
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = PreferencesForm(request.POST)
@@ -27,7 +27,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/preferences.html", {"form": form})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     user_id = user_from_token(token)
     if user_id is None:

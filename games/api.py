@@ -35,10 +35,13 @@ def game_detail(request: HttpRequest, gid: str) -> JsonResponse:
 @require_safe
 @json_errors
 def game_events(request: HttpRequest, gid: str) -> JsonResponse:
-    try:
-        after = int(request.GET.get("after", "0"))
-    except ValueError:
-        raise Invalid("bad_after", "after must be an integer seq.") from None
+    raw = request.GET.get("after", "0")
+    after = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else -1
+    if after < 0:
+        raise Invalid(
+            "bad_after",
+            "after must be a whole number: the seq of the last event you have, 0 for all.",
+        )
     return JsonResponse(services.events_after(get_game(gid), identity_of(request), after))
 
 
@@ -88,12 +91,12 @@ def game_rematch(request: HttpRequest, gid: str) -> JsonResponse:
     return JsonResponse({"gid": new.public_id, "url": new.get_absolute_url(), **state})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @json_errors
 def game_away(request: HttpRequest, gid: str) -> JsonResponse:
     """GET: the seats marked away (three timeouts in a row). POST ``{"seat", "choice"}``:
     a player at the table puts a bot in that seat (``"bot"``) or ends the game (``"end"``)."""
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return JsonResponse({"away": services.away_seats(get_game(gid))})
     body = read_body(request)
     seat = body.get("seat")

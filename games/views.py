@@ -125,7 +125,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
     return redirect(game)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @limited("join")
 def join(request: HttpRequest, token: str) -> HttpResponse:
     seat = get_object_or_404(Seat.objects.select_related("game"), invite_token=token)

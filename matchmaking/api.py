@@ -12,7 +12,7 @@ from rummi_site.limits import limited
 from . import services
 
 
-@require_http_methods(["GET", "POST", "DELETE"])
+@require_http_methods(["GET", "HEAD", "POST", "DELETE"])
 @json_errors
 @limited("seek", methods=("POST", "DELETE"))
 def seek(request: HttpRequest) -> JsonResponse:

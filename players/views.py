@@ -370,7 +370,7 @@ def account_delete(request: HttpRequest) -> HttpResponse:
     return redirect("home")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @json_errors
 def settings_api(request: HttpRequest) -> JsonResponse:
     """The board settings saved on the account (GET), or changes to them (POST

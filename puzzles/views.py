@@ -148,7 +148,7 @@ def daily_archive(request: HttpRequest) -> HttpResponse:
     return render(request, "puzzles/archive.html", {"rows": rows})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @limited("editor")
 def editor(request: HttpRequest) -> HttpResponse:
     """The puzzle editor: meld lines and a rack line; the solver checks, saving shares."""

@@ -239,6 +239,11 @@ def settle_away_seat(gid: str, viewer: Identity, seat: int, choice: str) -> dict
     if choice not in ("bot", "end"):
         raise Invalid("bad_choice", "Choose bot (play on against a bot) or end (end the game).")
     game = get_game(gid)
+    if not 0 <= seat < game.players:
+        raise Invalid(
+            "bad_seat",
+            f"There is no seat {seat} at this table: its seats are 0 to {game.players - 1}.",
+        )
     mine = seat_of(game, viewer)
     if mine is None or mine.kind != SeatKind.HUMAN or mine.index == seat:
         raise Forbidden("not_seated", "Only the other players at the table can decide this.")

@@ -1,7 +1,8 @@
 """A signed-in player opens a table of Rummy 45 bots of each strength from the new-game form and
 watches it to its end (issue #29, "Watch the bots"): the board shows every seat's bot and no
-rack, meld builder or control of the watcher's, and the end says "Game over" with the bots' places in order. On the test
-site bot turns run at once, so the table has often ended by the time its page opens."""
+rack, meld builder or control of the watcher's, and the end says "Game over" with the bots'
+places in order. On the test site bot turns run at once, so the table has often ended by the
+time its page opens."""
 
 from __future__ import annotations
 

@@ -155,7 +155,10 @@ def test_malformed_json_and_unknown_games(duel: Game, alice: Any) -> None:
     assert (
         post(client, "/api/games/nope/draw", {"expected_seq": 0, "key": key()}).status_code == 404
     )
-    assert client.get(f"/api/games/{duel.public_id}/events?after=x").status_code == 400
+    for after in ("x", "-5", "1e3", "99999999999999999999999"):
+        answer = client.get(f"/api/games/{duel.public_id}/events?after={after}")
+        assert answer.status_code == 400 and answer.json()["error"] == "bad_after", after
+        assert "whole number" in answer.json()["message"], after
     assert client.get(url(duel, "draw")).status_code == 405
 
 

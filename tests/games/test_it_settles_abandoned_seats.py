@@ -106,3 +106,11 @@ def test_only_the_others_decide_and_only_for_an_away_seat(
         client_for(alice), reverse("api_away", args=[duel.public_id]), {"seat": 1, "choice": "x"}
     )
     assert response.status_code == 400
+    no_seat = post(
+        client_for(alice), reverse("api_away", args=[duel.public_id]), {"seat": 99, "choice": "bot"}
+    )
+    assert no_seat.status_code == 400 and no_seat.json() == {
+        "error": "bad_seat",
+        "message": "There is no seat 99 at this table: its seats are 0 to 1.",
+    }
+    assert client_for(alice).head(reverse("api_away", args=[duel.public_id])).status_code == 200
