@@ -175,7 +175,11 @@ def new_game_options(body: dict[str, Any]) -> dict[str, Any]:
         check, takes = NEW_GAME[key]
         if value is not None and not check(value):
             code = "bad_name" if key == "name" else "bad_options"
-            raise Invalid(code, f"{key} takes {takes}; it came as {sent_as(value)}.")
+            came = f"it came as {sent_as(value)}"
+            if check is _texts and isinstance(value, list):  # which item is not text
+                n, item = next((n, v) for n, v in enumerate(value, 1) if not isinstance(v, str))
+                came = f"its item {n} came as {sent_as(item)}"
+            raise Invalid(code, f"{key} takes {takes}; {came}.")
     if body.get("rounds") not in (None, "", "one", "target"):
         raise Invalid("bad_options", f"rounds takes {NEW_GAME['rounds'][1]}.")
     body = {key: value for key, value in body.items() if value is not None}  # null: left out

@@ -4,7 +4,7 @@ or a username in a path.
 Django's ``str`` converter takes any character but the slash, the NUL character (U+0000)
 included, which PostgreSQL cannot hold in a query: ``GET /g/a%00b/`` was a 500 there and a
 404 on SQLite. A segment holds no control character (U+0000 to U+001F, U+007F), so such a path
-matches no URL and is the site's 404 ("There is no table here", or the JSON API's
+matches no URL and is the site's 404 ("There is nothing at this address", or the JSON API's
 ``http_404`` with its sentence) on every database, before any view or socket consumer runs. No
 id, token or username the site makes holds one (README.md, "Limits and hostile input").
 

@@ -18,7 +18,7 @@ def test_a_write_to_a_path_without_its_slash_is_a_404(method: str, debug: bool) 
         page = getattr(Client(), method)("/accounts/login")
         api = getattr(Client(), method)("/api/games", content_type="application/json")
 
-    assert page.status_code == 404 and "There is no table here" in page.content.decode()
+    assert page.status_code == 404 and "There is nothing at this address" in page.content.decode()
     assert api.status_code == 404
     assert api.json() == {
         "error": "not_found",

@@ -21,7 +21,7 @@ def test_a_missing_page_is_the_sites_404_without_url_patterns() -> None:
 
     assert response.status_code == 404
     page = response.content.decode()
-    assert "There is no table here" in page and 'href="/how-to-play/"' in page
+    assert "There is nothing at this address" in page and 'href="/how-to-play/"' in page
     assert "URLconf" not in page and "admin/" not in page
 
 

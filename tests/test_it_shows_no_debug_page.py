@@ -105,13 +105,13 @@ def debug_site(tmp_path: Path, collected_static: Path) -> Iterator[str]:
 
 def test_make_runs_site_answers_errors_with_its_own_pages(make_run_site: str) -> None:
     status, page = fetch(make_run_site + "/no/such/table/")
-    assert status == 404 and "There is no table here" in page
+    assert status == 404 and "There is nothing at this address" in page
     status, broken = fetch(make_run_site + "/")
     assert status == 500 and "Something broke at our end" in broken
     status, forged = fetch(make_run_site + "/", host="evil.example")
     assert status == 400
     status, no_slash = fetch(make_run_site + "/accounts/login", method="POST")
-    assert status == 404 and "There is no table here" in no_slash
+    assert status == 404 and "There is nothing at this address" in no_slash
     status, api = fetch(make_run_site + "/api/games", method="POST")
     assert status == 404 and "the address ends with a slash: /api/games/" in api
     for answer in (page, broken, forged, no_slash, api):

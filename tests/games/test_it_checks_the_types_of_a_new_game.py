@@ -47,10 +47,10 @@ DUEL = {"mode": "parlor", "players": 2, "seats": ["bot:casual"]}
             'as text ("human").',
         ),
         (
-            {"seats": [1]},
+            {"seats": ["human", {"a": 1}]},
             "bad_options",
-            'seats takes a list of the other seats, each "human" or "bot:<strength>"; it came '
-            "as a list.",
+            'seats takes a list of the other seats, each "human" or "bot:<strength>"; its item 2 '
+            "came as an object.",
         ),
         ({"clock": True}, "bad_options", "clock takes a whole number of seconds a turn"),
         ({"listed": "false"}, "bad_options", "listed takes true or false; it came as text"),
