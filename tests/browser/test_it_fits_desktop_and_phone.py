@@ -149,3 +149,41 @@ def test_every_seat_of_a_big_table_is_in_view_on_a_phone(
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.evaluate("document.documentElement.scrollHeight") <= PHONE["height"]
     shoot(page, f"seats-{players}-390x844.png")
+
+
+LONG = "Bartholomewfeatherstonex"  # 24 characters, the most a name may have
+
+
+def test_the_scorecard_of_a_table_of_six_fits_a_phone(new_page: Any, site: str) -> None:
+    """Six seats, a name of 24 letters without a break, two bots of one strength and an unrated
+    game's reason in every row: the scorecard's columns all fit the phone's width, the last (the
+    time a turn) whole."""
+    seats = ["bot:casual", "bot:beginner", "bot:casual", "bot:strong", "bot:master"]
+    game: dict[str, Any] = {}
+    while "url" not in game:  # a bot dealt the first turn has moved: deal again
+        game = call(
+            f"{site}/__test__/games",
+            {
+                "players": [LONG],
+                "options": {"mode": "sandbox", "players": 6, "seats": seats},
+                "racks": [["R10", "R11", "R12"]]
+                + [[f"K{n}", f"B{n + 2}", f"Y{n + 4}", f"R{n + 1}"] for n in range(1, 10, 2)],
+                "first": 0,
+            },
+        )
+    page = new_page(viewport=PHONE, touch=True)
+    page.goto(f"{site}/__test__/login/{LONG}/?next={game['url']}")
+    page.wait_for_selector("#rummi[data-ready]")
+    for rack_tile in page.locator(".rm-rack .tile").all():
+        rack_tile.click()
+    page.keyboard.press("n")
+    page.keyboard.press("Space")
+    page.wait_for_selector("#rummi[data-ended]")
+    settle(page)
+    shoot(page, "six-end-390x844.png")
+    wrap = page.locator(".rm-scores-wrap")
+    assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth"), "the scorecard scrolls"
+    screen = {"left": 0, "right": PHONE["width"]}
+    for cell in page.locator(".rm-scores th, .rm-scores td").evaluate_all(BOXES):
+        assert _inside(cell, screen), cell
+    shoot(page, "six-end-390x844.png")
