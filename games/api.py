@@ -18,7 +18,7 @@ from rummi_site.limits import limited
 from rummi_site.retry import idempotent
 
 from . import services
-from .errors import Conflict, Forbidden, Invalid, sent_as
+from .errors import Conflict, Forbidden, Invalid, refuse_other_fields, sent_as
 from .identity import become_guest, identity_of
 from .models import Game
 from .modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, GUIDES, LIVE_CLOCKS, TARGET_SCORES, TILE_SETS
@@ -156,22 +156,14 @@ NEW_GAME: dict[str, tuple[Callable[[object], bool], str]] = {
 MODE_FIELDS = ("clock", "days", "target", "rounds", "tiles", "opening")
 
 
-def _shown_key(key: str) -> str:
-    return key if len(key) <= 24 else key[:24] + "..."
-
-
 def new_game_options(body: dict[str, Any]) -> dict[str, Any]:
     """The body of ``POST /api/games/`` checked field by field, as the page's form checks its
     own: a known field, of its JSON type or null, and an option the mode takes; else 400
     ``bad_options`` (``bad_name`` for the name) with a sentence naming the field and what it
     takes. A null field is one left out. Its values are then the services' to check (a clock
     the mode does not offer)."""
+    refuse_other_fields(body, tuple(NEW_GAME), "bad_options", "a new game")
     for key, value in body.items():
-        if key not in NEW_GAME:
-            raise Invalid(
-                "bad_options",
-                f"{_shown_key(key)} is not a field of a new game; they are {_listed(NEW_GAME)}.",
-            )
         check, takes = NEW_GAME[key]
         if value is not None and not check(value):
             code = "bad_name" if key == "name" else "bad_options"
@@ -205,11 +197,7 @@ def _guest_name(body: dict[str, Any]) -> str | None:
     """The ``name`` a guest sent, text or nothing (its rules: :func:`become_guest`); a body that
     sends any other field is refused with a sentence (a misspelt ``nmae`` would otherwise sit
     the guest down under the name of their session)."""
-    for key in body:
-        if key != "name":
-            raise Invalid(
-                "bad_options", f"{_shown_key(key)} is not a field of joining; the only one is name."
-            )
+    refuse_other_fields(body, ("name",), "bad_options", "joining")
     name = body.get("name")
     if name is not None and not isinstance(name, str):
         raise Invalid("bad_name", f"name takes {NEW_GAME['name'][1]}; it came as {sent_as(name)}.")

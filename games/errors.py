@@ -16,6 +16,7 @@ A refusal of a JSON value of the wrong type says how it came (:func:`sent_as`):
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -55,6 +56,31 @@ class Illegal(DomainError):
 
 class Unavailable(DomainError):
     """Cannot be answered now (nothing to pick from yet); trying later may work."""
+
+
+def refuse_other_fields(
+    body: Mapping[str, object], fields: Sequence[str], code: str, of: str
+) -> None:
+    """Refuse a JSON body that holds a field other than ``fields`` (a misspelt one would
+    otherwise be ignored in silence), naming it (cut to 24 characters) and what ``of`` takes.
+
+    >>> refuse_other_fields({"name": "Ann"}, ("name",), "bad_options", "joining")
+    >>> refuse_other_fields({"nmae": "Ann"}, ("name",), "bad_options", "joining")
+    Traceback (most recent call last):
+    games.errors.Invalid: nmae is not a field of joining; the only one is name.
+    >>> refuse_other_fields({"x" * 30: 1}, ("rack", "save"), "bad_field", "it")
+    Traceback (most recent call last):
+    games.errors.Invalid: xxxxxxxxxxxxxxxxxxxxxxxx... is not a field of it; they are rack, save.
+    """
+    for key in body:
+        if key not in fields:
+            shown = key if len(key) <= 24 else key[:24] + "..."
+            them = (
+                f"the only one is {fields[0]}"
+                if len(fields) == 1
+                else f"they are {', '.join(fields)}"
+            )
+            raise Invalid(code, f"{shown} is not a field of {of}; {them}.")
 
 
 def sent_as(value: object) -> str:

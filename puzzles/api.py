@@ -46,7 +46,7 @@ from __future__ import annotations
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_POST, require_safe
 
-from games.errors import Invalid
+from games.errors import Invalid, refuse_other_fields
 from games.identity import guest_key, identity_of
 from rummi_site.jsonapi import json_errors, read_body
 from rummi_site.limits import limited
@@ -135,11 +135,7 @@ def editor(request: HttpRequest) -> JsonResponse:
     with ``save`` a new puzzle shared by link. Any other field is refused with a sentence (a
     misspelt ``sav`` would check the position and save nothing, in silence)."""
     body = read_body(request)
-    for key in body:
-        if key not in EDITOR_FIELDS:
-            shown = key if len(key) <= 24 else key[:24] + "..."
-            fields = ", ".join(EDITOR_FIELDS)
-            raise Invalid("bad_field", f"{shown} is not a field of a position; they are {fields}.")
+    refuse_other_fields(body, EDITOR_FIELDS, "bad_field", "a position")
     checked = editing.check_position(body.get("table"), body.get("rack"))
     if body.get("save"):
         user = request.user.pk if request.user.is_authenticated else None

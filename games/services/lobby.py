@@ -251,13 +251,14 @@ def watch_bots(viewer: Identity, options: dict[str, Any]) -> Game:
             created_by_id=viewer.user_id,
         )
         now = timezone.now()
+        names = _bot_names([strength] * setup.players)
         for index in range(setup.players):
             Seat.objects.create(
                 game=game,
                 index=index,
                 kind=SeatKind.BOT,
                 bot_strength=strength,
-                name=f"{_bot_name(strength)} {index + 1}",
+                name=names[index],
                 joined=now,
             )
         start_if_full(game)
