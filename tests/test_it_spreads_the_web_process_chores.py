@@ -104,7 +104,8 @@ def test_sockets_that_ping_are_never_checked_and_quiet_ones_are_pinged_on_time()
         if second % 50 == 0 and second:
             for board in boards:
                 board.last_ping = float(second)  # the board's ping (daphne's onMessage)
-        web.timeouts_turn(server, float(second))
+        while web.timeouts_turn(server, float(second)):
+            pass  # the rest of a second's due checks, on the loop's next rounds
     assert all(seen[b.n] == 0 for b in boards)
     for protocol in quiet:
         gaps = [b - a for a, b in zip([0.0, *protocol.pinged], protocol.pinged, strict=False)]
@@ -116,11 +117,11 @@ def test_a_turn_checks_at_most_its_limit_and_asks_for_the_next_at_once(
     later: list[tuple[float, Any]],
 ) -> None:
     """A burst of sockets that come due together is checked a turn at a time: each turn at most
-    TURN_LIMIT, the next on the loop's next round, then back to a turn a tick."""
+    CHECK_LIMIT pings, the next on the loop's next round, then back to a turn a tick."""
     server = a_server(ping_interval=55)
     seen: Counter[int] = Counter()
-    count = 2 * web.TURN_LIMIT + 10
-    connected(server, [Protocol(n, seen).open(server, 0.0) for n in range(count)], 0.0)
+    count = 2 * web.CHECK_LIMIT + 3
+    sockets = connected(server, [Protocol(n, seen).open(server, 0.0) for n in range(count)], 0.0)
     CLOCK[0] = 60.0
     monkey = pytest.MonkeyPatch()
     monkey.setattr(web.time, "time", lambda: 60.0)
@@ -132,9 +133,28 @@ def test_a_turn_checks_at_most_its_limit_and_asks_for_the_next_at_once(
             sizes.append(sum(seen.values()) - before)
     finally:
         monkey.undo()
-    assert sizes == [web.TURN_LIMIT, web.TURN_LIMIT, 10, 0]
-    assert [delay for delay, _ in later] == [0, 0, web.TICK_S, web.TICK_S]
-    assert set(seen.values()) == {1}
+    assert sizes == [web.CHECK_LIMIT, web.CHECK_LIMIT, 3, 0]
+    assert [delay for delay, _ in later] == [0, 0, web.TIMEOUT_TICK_S, web.TIMEOUT_TICK_S]
+    assert set(seen.values()) == {1} and all(s.pinged == [60.0] for s in sockets)
+
+
+def test_a_turn_visits_at_most_its_limit_of_sockets_that_pinged_since(
+    later: list[tuple[float, Any]],
+) -> None:
+    """Sockets whose boards pinged since they were put in the heap are put back unchecked, and
+    a turn visits at most TURN_LIMIT of them, the rest on the loop's next round."""
+    server = a_server(ping_interval=55)
+    seen: Counter[int] = Counter()
+    count = web.TURN_LIMIT + 7
+    sockets = connected(server, [Protocol(n, seen).open(server, 0.0) for n in range(count)], 0.0)
+    for protocol in sockets:
+        protocol.last_ping = 50.0  # each board's ping, after its place in the heap was set
+    heap = web._chores(server)["due"]
+    heap[:] = [(30.0, n, protocol) for n, protocol in enumerate(sockets)]  # all due at 30
+    assert web.timeouts_turn(server, 60.0)
+    assert sum(due <= 60.0 for due, _, _ in heap) == 7
+    assert not web.timeouts_turn(server, 60.0)
+    assert not seen and [due for due, _, _ in heap] == pytest.approx([105.0] * count)
 
 
 def test_handshakes_lifetimes_and_requests_are_checked_when_due() -> None:
