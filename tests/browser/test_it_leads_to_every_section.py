@@ -36,6 +36,21 @@ def test_home_has_an_entry_for_each_section(new_page: Any, site: str) -> None:
     page.wait_for_url("**/leaderboard/")
 
 
+def test_the_new_game_forms_boxes_stand_level(new_page: Any, site: str) -> None:
+    """A text box (a guest's name, the target score) is as tall as a select beside it: with the
+    site's line height a text box stood 4 px taller, and the boxes of a row were not level."""
+    page = new_page()
+    page.goto(site + "/")
+    heights = page.evaluate(
+        """[...document.querySelectorAll(
+            '#new-game input:not([type=checkbox]):not([type=hidden]), #new-game select')]
+            .filter((e) => e.offsetParent).map((e) => [e.name, e.getBoundingClientRect().height])"""
+    )
+    names = {name for name, _ in heights}
+    assert {"name", "target", "mode", "clock"} <= names, names
+    assert len({round(height) for _, height in heights}) == 1, heights
+
+
 def test_a_phone_reaches_every_section_from_the_board(new_page: Any, site: str) -> None:
     game = call(
         site + "/__test__/games",
