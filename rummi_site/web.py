@@ -63,22 +63,22 @@ from twisted.web import http
 
 from rummi_site import pings
 
-# The chores run every TICK_S and visit only the connections with something to do: the due-time
-# heap's connections whose timeouts are due, the reap set's connections that closed or whose
-# application finished. A turn visits at most TURN_LIMIT of them, and when more are due (the
-# sockets of a burst of connects come due together) the next turn comes on the loop's next
-# round, so a turn holds the event loop for well under a millisecond. Walking all the
-# connections (daphne's way: every 2 s and 1 s) held it for tens of milliseconds with 5,000
-# sockets a process; walking them 50 at a time, each once in 5 s, still cost 2,000 visits a
-# second a process with nothing to do (benchmarks/bench_sockets.py). HTTP requests, closing
-# sockets and sockets not yet through onConnect are checked every OTHER_CHECK_S, as daphne
-# checks everything. SETTLE_PERIOD_S: how often settle_after_burst counts the open sockets.
+# The chores run every TICK_S (reaping) and TIMEOUT_TICK_S (timeouts) and visit only the connections
+# with something to do: the due-time heap's connections whose timeouts are due, the reap set's
+# connections that closed or whose application finished. A turn visits at most TURN_LIMIT of them,
+# and when more are due (the sockets of a burst of connects come due together) the next turn comes
+# on the loop's next round, so a turn holds the event loop for well under a millisecond. Walking all
+# the connections (daphne's way: every 2 s and 1 s) held it for tens of milliseconds with 5,000
+# sockets a process; walking them 50 at a time, each once in 5 s, still cost 2,000 visits a second a
+# process with nothing to do (benchmarks/bench_sockets.py). HTTP requests, closing sockets and
+# sockets not yet through onConnect are checked every OTHER_CHECK_S, as daphne checks everything.
+# SETTLE_PERIOD_S: how often settle_after_burst counts the open sockets.
 TICK_S = 1.0
 TURN_LIMIT = 200
 # The timeouts' chore ticks ten times as often, and a turn makes at most CHECK_LIMIT checks
 # that act (a protocol ping sent, a handshake or lifetime ended): a second's pings of 5,000
 # quiet sockets (some 90) sent in one turn a second, with their pongs parsed right after, held
-# the loop for milliseconds in every second and put 50% on the moves' p99 with 10,000 quiet
+# the loop for milliseconds in every second and put 54% on the moves' p99 with 10,000 quiet
 # idle sockets (benchmarks/bench_sockets.py, RUMMI_BENCH_SOCKETS_BOARD_PING=0).
 TIMEOUT_TICK_S = 0.1
 CHECK_LIMIT = 10
