@@ -116,8 +116,9 @@ def sign_in(request: HttpRequest, name: str) -> HttpResponse:
 @csrf_exempt
 def make_game(request: HttpRequest) -> JsonResponse:
     """Body: players (names, seat order), options (as for a new game), and optionally racks
-    (tile codes per seat), pool_head (codes drawn first, in order), first (who starts) and
-    draws (each person draws once, in turn)."""
+    (tile codes per seat), pool_head (codes drawn first, in order), first (who starts),
+    draws (each person draws once, in turn) and seed (hex: the game's deal and its bots'
+    choices, the same every run)."""
     spec = json.loads(request.body)
     viewers = [Identity(user_id=_user(name).pk, name=name) for name in spec["players"]]
     options = {"players": len(viewers), **spec.get("options", {})}
@@ -126,9 +127,20 @@ def make_game(request: HttpRequest) -> JsonResponse:
     for viewer in viewers:
         while (left := services.live_game_of(viewer)) is not None:
             Game.objects.filter(pk=left.pk).update(status=Status.FINISHED, deadline=None)
-    game = services.create_game(viewers[0], options)
-    for index, viewer in enumerate(viewers[1:], start=1):
-        services.join_game(viewer, game.seats.get(index=index).invite_token)
+    if "seed" in spec:
+        # A given deal (hex), every seat taken at once: the people in ``players`` first, then
+        # the bots of ``options["seats"]``; the game then plays the same moves every run.
+        bots = [{"bot": str(s).partition(":")[2]} for s in options.pop("seats", [])]
+        people = [{"user_id": v.user_id, "name": v.name} for v in viewers]
+        game = services.create_seated_game(
+            {**options, "players": len(people) + len(bots)},
+            people + bots,
+            seed=bytes.fromhex(spec["seed"]),
+        )
+    else:
+        game = services.create_game(viewers[0], options)
+        for index, viewer in enumerate(viewers[1:], start=1):
+            services.join_game(viewer, game.seats.get(index=index).invite_token)
     game.refresh_from_db()
     if "racks" in spec and not _deal(game, spec):
         # A bot that drew first has moved already: the deal cannot be set under its move.
