@@ -179,8 +179,6 @@ def new_game_options(body: dict[str, Any]) -> dict[str, Any]:
     if info is None:
         return body  # a mode no family plays: the services say which there are
     takes = set(info.options)
-    if "tiles" in takes:
-        takes.add("opening")  # Sandbox's own rules: its tile set and its opening
     for key in MODE_FIELDS:
         if body.get(key) in (None, "") or key in takes:
             continue

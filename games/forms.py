@@ -92,6 +92,14 @@ class NewGameForm(forms.Form):
         choices=[("", "Classic (large for 5-6)")] + [(t, TILE_SET_LABELS[t]) for t in TILE_SETS],
         required=False,
     )
+    # Sandbox: the points a player's first meld must reach; blank, the tile set's own.
+    opening = forms.IntegerField(
+        label="Opening meld (points)",
+        min_value=0,
+        max_value=60,
+        required=False,
+        widget=forms.NumberInput(attrs={"placeholder": "set's own: 30, Rush 21"}),
+    )
     listed = forms.BooleanField(label="List in the lobby", required=False, initial=True)
     # Signed in: a table of bots only, to watch (services.watch_bots).
     watch = forms.ChoiceField(

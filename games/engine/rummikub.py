@@ -80,8 +80,8 @@ MODES: dict[str, ModeInfo] = {
         ModeInfo(
             "sandbox",
             "Sandbox",
-            "Practice without pressure: no clock, one round, hints allowed, any tile set.",
-            ("players", "tiles"),
+            "Practice without pressure: no clock, one round, hints, any tile set and opening.",
+            ("players", "tiles", "opening"),
             "No clock and one round; no target score.",
             PLAYERS,
             rated=False,

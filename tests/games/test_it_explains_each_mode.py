@@ -16,7 +16,7 @@ from games.models import Mode
 from games.modes import GUIDES, setup_from
 
 # A value other than the mode's default for each option the form has.
-OTHER = {"clock": 120, "days": 3, "target": 500, "rounds": "one", "tiles": "rush"}
+OTHER = {"clock": 120, "days": 3, "target": 500, "rounds": "one", "tiles": "rush", "opening": 10}
 
 
 def _setup(mode: str, **options: Any) -> Any:
@@ -59,6 +59,7 @@ def _page(**changes: str) -> dict[str, str]:
         ("sandbox", {"target": "500", "days": ""}, "target"),
         ("lan", {"target": "500", "clock": ""}, "target"),
         ("rush", {"target": "500", "tiles": "large"}, "tiles"),
+        ("parlor", {"opening": "10"}, "opening"),
     ],
 )
 def test_the_form_sends_only_the_options_the_mode_uses(
@@ -71,6 +72,17 @@ def test_the_form_sends_only_the_options_the_mode_uses(
     assert dropped not in options
     assert set(options) - {"mode", "players", "listed", "seats"} <= set(GUIDES[mode].options)
     setup_from(options)
+
+
+def test_sandbox_takes_its_opening_from_the_form_or_the_tile_set() -> None:
+    form = NewGameForm(_page(mode="sandbox", tiles="rush", opening="0"))
+    assert form.is_valid(), form.errors
+    assert form.options()["opening"] == 0
+    assert setup_from(form.options()).config["rules"]["opening"] == 0
+    form = NewGameForm(_page(mode="sandbox", tiles="rush", opening=""))
+    assert form.is_valid(), form.errors
+    assert "opening" not in form.options()
+    assert setup_from(form.options()).config["rules"]["opening"] == 21
 
 
 def test_lan_rules_may_be_played_without_a_clock() -> None:
