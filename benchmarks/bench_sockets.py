@@ -24,7 +24,9 @@ processes it uses). ``RUMMI_BENCH_SOCKETS_IDLE`` (10000), ``RUMMI_BENCH_SOCKETS_
 ``RUMMI_BENCH_SOCKETS_BOARD_PING`` (seconds between an idle socket's pings instead of its
 hello's ``ping_s``; 0: silent), ``RUMMI_BENCH_SOCKETS_CROWD`` (``idle``: the idle sockets'
 process runs under SCHED_IDLE once they are open, see ``CROWD_POLICY``; ``normal``),
-``RUMMI_BENCH_LIVE_SECONDS`` (20 s a step).
+``RUMMI_BENCH_SOCKETS_HOLDER`` (``site``; ``bare``: the control, the idle sockets held by 2 bare
+processes of their own instead of the site's, see ``HOLDER``), ``RUMMI_BENCH_LIVE_SECONDS`` (20 s
+a step).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from typing import Any
 from rummi_site import pings
 
 from . import bench_live as live
+from . import socket_holder
 from .live_harness import CLOCK_TICK, HOST, Harness, cpu_ticks, percentile, rss_kb
 
 IDLE = int(live.setting("RUMMI_BENCH_SOCKETS_IDLE", "10000"))
@@ -64,6 +67,13 @@ CONNECTING = 25  # idle sockets connecting at once
 CROWD_POLICY = live.setting("RUMMI_BENCH_SOCKETS_CROWD", "idle")
 if CROWD_POLICY not in ("idle", "normal"):
     raise SystemExit(f"RUMMI_BENCH_SOCKETS_CROWD={CROWD_POLICY!r}: use idle or normal")
+# Who holds the idle sockets: the site's 2 daphne processes ("site"), or, as a control, 2 bare
+# processes of their own (benchmarks/socket_holder.py, "bare"): the site then holds none while
+# the crowd and the kernel still work for them on the same cores, so the growth such a run shows
+# is the machine's, not the site's.
+HOLDER = live.setting("RUMMI_BENCH_SOCKETS_HOLDER", "site")
+if HOLDER not in ("site", "bare"):
+    raise SystemExit(f"RUMMI_BENCH_SOCKETS_HOLDER={HOLDER!r}: use site or bare")
 # Cycles of steps without and with the idle sockets (CYCLES); each opens them anew.
 _CYCLES = live.setting("RUMMI_BENCH_SOCKETS_CYCLES", "3")
 if not _CYCLES.isdigit() or int(_CYCLES) < 1:
@@ -357,6 +367,27 @@ async def open_crowd(
     return process, here, opened
 
 
+def start_holders() -> list[tuple[multiprocessing.process.BaseProcess, Connection, int]]:
+    """The control's 2 bare holders of the idle sockets (benchmarks/socket_holder.py), each
+    with its pipe and its port."""
+    context = multiprocessing.get_context("spawn")
+    holders = []
+    for _ in range(2):
+        here, there = context.Pipe()
+        process = context.Process(target=socket_holder.serve, args=(there, HOST), daemon=True)
+        process.start()
+        holders.append((process, here, here.recv()))
+    return holders
+
+
+def stop_holder(process: multiprocessing.process.BaseProcess, here: Connection) -> dict[str, Any]:
+    """What a bare holder answered and spent, once it has stopped."""
+    here.send("stop")
+    said: dict[str, Any] = here.recv()
+    process.join()
+    return said
+
+
 async def measure(
     games: list[dict[str, Any]], idle_gids: list[str], servers: list[tuple[int, int]]
 ) -> dict[str, Any]:
@@ -368,6 +399,8 @@ async def measure(
     pids = [pid for _, pid in servers]
     harness = Harness(games, ports, pids)
     loop = asyncio.get_running_loop()
+    holders = start_holders() if HOLDER == "bare" else []
+    idle_ports = [port for _, _, port in holders] or ports
     crowds: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
     without: list[dict[str, Any]] = []
     with_idle: list[dict[str, Any]] = []
@@ -388,7 +421,7 @@ async def measure(
             if cycle == 0:
                 quiet_before = await quiet_cpu_ms_per_s(pids)
                 rss_before = rss_mb(pids)
-            process, here, opened = await open_crowd(idle_gids, ports)
+            process, here, opened = await open_crowd(idle_gids, idle_ports)
             crowds.append((process, here))
             # Let the servers settle what the connects made: each makes its full collection
             # once a timeout period (5 s) opens next to no socket (rummi_site/web.py
@@ -406,8 +439,13 @@ async def measure(
             await asyncio.sleep(5)  # the servers' disconnects (each leaves its group)
             cycles.append({"opened": opened, "closed": closed})
         await step(without, moves_without)
+        held = [stop_holder(process, here) for process, here, _ in holders]
     finally:
         for process, _ in crowds:
+            if process.is_alive():
+                process.terminate()
+            process.join()
+        for process, _, _ in holders:
             if process.is_alive():
                 process.terminate()
             process.join()
@@ -427,6 +465,10 @@ async def measure(
     ]
     return {
         "idle_sockets": IDLE,
+        # "bare": the control, the site held none of them (its memory and quiet CPU below are
+        # then without them), and what the bare holders answered and spent.
+        "holder": HOLDER,
+        **({"bare_holders": held} if holders else {}),
         "cycles": CYCLES,
         "idle_open_at_end": [c["closed"]["still_open"] for c in cycles],
         # The idle sockets' board pings while they were open, and the pongs read.
