@@ -193,10 +193,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         and the group messages the action's commit made, for the loop to send."""
         key = message.get("key")
         reply = {"type": "answer", "key": key if isinstance(key, str) else None}
+        # The message's type and action say what it is; the rest is the action's body.
+        body = {k: v for k, v in message.items() if k not in ("type", "action")}
         with frames_held() as frames:
             try:
                 answer = once_more_if_the_connection_died(
-                    lambda: act(self.gid, self.viewer, str(message.get("action")), message)
+                    lambda: act(self.gid, self.viewer, str(message.get("action")), body)
                 )
                 return {**reply, "status": 200, **answer}, frames
             except DomainError as error:

@@ -95,6 +95,9 @@ class GameFamily(Protocol):
     modes: Mapping[str, ModeInfo]
     # The URL action names its moves come in as (``POST /api/games/<gid>/<name>``).
     action_names: frozenset[str]
+    # The body's fields each of those actions takes, beside the key and expected_seq every
+    # action carries (docs/api.md "Moves"): any other field is refused, not ignored.
+    action_fields: Mapping[str, tuple[str, ...]]
     # A finished game gets the solver's post-game review.
     reviewed: bool
     # An operator may end a running game (the admin's "end stuck games").

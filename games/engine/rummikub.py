@@ -130,6 +130,12 @@ class Rummikub:
     label = "Rummikub"
     modes: Mapping[str, ModeInfo] = MODES
     action_names = ACTIONS
+    action_fields: Mapping[str, tuple[str, ...]] = {
+        "play": ("table",),
+        "draw": (),
+        "pass": (),
+        "resign": (),
+    }
     reviewed = True
     adjudicable = True
     # Its result rows' own counts (games/engine/results.py): rounds, melds, jokers, openings.

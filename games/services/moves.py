@@ -13,21 +13,27 @@ from games.engine.errors import IllegalMove, InvalidInput
 from games.engine.families import family_of_action
 
 from .. import rows
-from ..errors import Conflict, Forbidden, Illegal, Invalid, NotFound
+from ..errors import Conflict, Forbidden, Illegal, Invalid, NotFound, refuse_other_fields
 from ..identity import Identity
 from ..models import ActionReceipt, Game, Seat, SeatKind, Status
 from .lobby import seat_of
 from .reading import answer
 from .record import RECORDED_FIELDS, commit, family_of, load_state
 
+# The fields every action's body carries (docs/api.md "Moves"); its family names the rest.
+ACTION_FIELDS = ("key", "expected_seq")
 # What a receipt row is written with (games/rows.py: insert).
 RECEIPT_FIELDS = ("game", "seat", "key", "status", "body", "created")
 
 
 def act(gid: str, viewer: Identity, name: str, body: dict[str, Any]) -> dict[str, Any]:
     """Apply a player's action; return the answer body or raise a domain error."""
-    if family_of_action(name) is None:
+    family = family_of_action(name)
+    if family is None:
         raise NotFound("no_such_action", f"Unknown action {name!r}.")
+    # A misspelt field (``tabel``) would otherwise be ignored: a play with no table.
+    takes = ACTION_FIELDS + tuple(family.action_fields.get(name, ()))
+    refuse_other_fields(body, takes, "bad_field", f"the {name} action")
     key = body.get("key")
     if not isinstance(key, str) or not 8 <= len(key) <= 80:
         raise Invalid("bad_key", "Each action needs an idempotency key (8-80 chars).")

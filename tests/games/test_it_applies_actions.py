@@ -98,14 +98,51 @@ def test_not_your_turn_and_not_your_game(duel: Game, alice: Any, bob: Any, outsi
     assert duel.seq == 2
 
 
-def test_forged_seat_and_user_ids_in_a_payload_are_ignored(
+def test_forged_seat_and_user_ids_in_a_payload_are_refused(
     duel: Game, alice: Any, bob: Any
 ) -> None:
     mover, other = mover_and_other(duel, alice, bob)
     mover_seat = duel.seats.get(user=mover).index
     forged = {"expected_seq": 2, "key": key(), "seat": mover_seat, "user": mover.pk}
     answer = post(client_for(other), url(duel, "draw"), forged)
+    assert answer.status_code == 400 and answer.json()["error"] == "bad_field"
+    assert answer.json()["message"] == (
+        "seat is not a field of the draw action; they are key, expected_seq."
+    )
+    answer = post(client_for(other), url(duel, "draw"), {"expected_seq": 2, "key": key()})
     assert answer.status_code == 422 and answer.json()["error"] == "not_your_turn"
+    duel.refresh_from_db()
+    assert duel.seq == 2
+
+
+@pytest.mark.parametrize(
+    ("action", "body", "message"),
+    [
+        (
+            "play",
+            {"expected_seq": 2, "key": "k" * 10, "tabel": [[1, 2, 3]]},
+            "tabel is not a field of the play action; they are key, expected_seq, table.",
+        ),
+        (
+            "draw",
+            {"expected_seq": 2, "key": "k" * 10, "table": []},
+            "table is not a field of the draw action; they are key, expected_seq.",
+        ),
+        (
+            "resign",
+            {"expected_seq": 2, "key": "k" * 10, "expected_sq": 2},
+            "expected_sq is not a field of the resign action; they are key, expected_seq.",
+        ),
+    ],
+)
+def test_a_field_an_action_does_not_take_is_refused_not_ignored(
+    duel: Game, alice: Any, bob: Any, action: str, body: dict[str, Any], message: str
+) -> None:
+    mover, _ = mover_and_other(duel, alice, bob)
+    answer = post(client_for(mover), url(duel, action), body)
+    assert answer.status_code == 400 and answer.json() == {"error": "bad_field", "message": message}
+    duel.refresh_from_db()
+    assert duel.seq == 2 and duel.status == "playing"
 
 
 def test_csrf_is_enforced_on_the_json_api(duel: Game, alice: Any, bob: Any) -> None:

@@ -122,7 +122,7 @@ def test_an_illegal_play_on_the_socket_gets_the_engines_code_and_changes_nothing
     cookie = cookie_of(logged_in([alice, bob][mover]))
     two = [list(state.racks[mover][:2])]
 
-    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
         sock = socket(game.public_id, cookie)
         await sock.connect()
         await sock.receive_json_from()
@@ -131,12 +131,19 @@ def test_an_illegal_play_on_the_socket_gets_the_engines_code_and_changes_nothing
         illegal, _ = await until_answer(sock)
         await sock.send_json_to({**message, "action": "castle", "key": key()})
         unknown, _ = await until_answer(sock)
+        await sock.send_json_to({**message, "action": "draw", "key": key()})
+        misfit, _ = await until_answer(sock)
         await sock.disconnect()
-        return illegal, unknown
+        return illegal, unknown, misfit
 
-    illegal, unknown = asyncio.run(scenario())
+    illegal, unknown, misfit = asyncio.run(scenario())
     assert illegal["status"] == 422 and illegal["error"] and illegal["message"]
     assert unknown["status"] == 404 and unknown["error"] == "no_such_action"
+    # A draw takes no table: refused with the same sentence as a POST, nothing drawn.
+    assert misfit["status"] == 400 and misfit["error"] == "bad_field"
+    assert (
+        misfit["message"] == "table is not a field of the draw action; they are key, expected_seq."
+    )
     after = Game.objects.get(pk=game.pk)
     assert after.seq == game.seq and after.state == game.state
 

@@ -65,6 +65,7 @@ class Toy:
     name, label = "toy", "Toy"
     modes: Mapping[str, ModeInfo] = {"toy": MODE}
     action_names = frozenset({"toy"})
+    action_fields: Mapping[str, tuple[str, ...]] = {"toy": ("move",)}
     reviewed = adjudicable = False
     # Its own result counts: tiles drawn. Nothing of Rummikub's (docs/design.md "Results").
     result_details: tuple[str, ...] = ("draws",)
