@@ -71,15 +71,19 @@ def refuse_other_fields(
     >>> refuse_other_fields({"x" * 30: 1}, ("rack", "save"), "bad_field", "it")
     Traceback (most recent call last):
     games.errors.Invalid: xxxxxxxxxxxxxxxxxxxxxxxx... is not a field of it; they are rack, save.
+    >>> refuse_other_fields({"slug": "a"}, (), "bad_field", "a hint")
+    Traceback (most recent call last):
+    games.errors.Invalid: slug is not a field of a hint; it takes none.
     """
     for key in body:
         if key not in fields:
             shown = key if len(key) <= 24 else key[:24] + "..."
-            them = (
-                f"the only one is {fields[0]}"
-                if len(fields) == 1
-                else f"they are {', '.join(fields)}"
-            )
+            if not fields:
+                them = "it takes none"
+            elif len(fields) == 1:
+                them = f"the only one is {fields[0]}"
+            else:
+                them = f"they are {', '.join(fields)}"
             raise Invalid(code, f"{shown} is not a field of {of}; {them}.")
 
 

@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from games import services as games
 from games.engine.families import modes
-from games.errors import Conflict, Forbidden, Invalid, sent_as
+from games.errors import Conflict, Forbidden, Invalid, refuse_other_fields, sent_as
 from games.identity import Identity
 from games.models import Game, Status
 from games.modes import BOT_STRENGTHS, mode_info, players_allowed, setup_from
@@ -72,9 +72,14 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+# What a seek's body may hold (docs/api.md "Matchmaking").
+SEEK_FIELDS = ("mode", "players", "bots_after", "bot_strength")
+
+
 def read_seek(options: dict[str, Any]) -> dict[str, Any]:
     """The seek asked for, checked: mode, players, bots_after (seconds or null), bot_strength;
-    :class:`Invalid` with a sentence otherwise."""
+    :class:`Invalid` with a sentence otherwise (a field it does not take, too)."""
+    refuse_other_fields(options, SEEK_FIELDS, "bad_seek", "a seek")
     mode = options.get("mode")
     if mode not in SEEKABLE:
         raise Invalid("bad_seek", f"mode must be one of {', '.join(SEEKABLE)} (rated games).")

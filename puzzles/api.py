@@ -32,7 +32,8 @@ POST bodies are JSON and need Django's CSRF token in ``X-CSRFToken`` (the puzzle
 
 Errors are JSON ``{"error": code, "message": sentence}`` with a 4xx status: 400 malformed
 (``bad_json``, ``bad_table``, ``bad_rack``, ``bad_mode``, ``not_the_daily``,
-``not_the_streak_puzzle``, and in the editor ``bad_field`` for a field it does not take), 404
+``not_the_streak_puzzle``, and ``bad_field`` for a field the call does not take: hint and
+give-up take none), 404
 ``no_such_puzzle``, 409 ``no_attempt`` (none started, or today's daily not yet started as the
 daily try), ``already_finished`` (submit, hint or give-up after the last attempt was solved or
 given up: start it again) or ``no_more_hints``, 422 a rule broken: the engine's code
@@ -88,6 +89,7 @@ def daily(request: HttpRequest) -> JsonResponse:
 @limited("puzzle")
 def attempt(request: HttpRequest, slug: str) -> JsonResponse:
     body = read_body(request)
+    refuse_other_fields(body, ("mode",), "bad_field", "an attempt")
     puzzle = services.get_puzzle(slug)
     if not request.user.is_authenticated:
         guest_key(request.session)  # a first puzzle makes the visitor a guest
@@ -101,6 +103,7 @@ def attempt(request: HttpRequest, slug: str) -> JsonResponse:
 @limited("puzzle")
 def submit(request: HttpRequest, slug: str) -> JsonResponse:
     body = read_body(request)
+    refuse_other_fields(body, ("table",), "bad_field", "a solution")
     puzzle = services.get_puzzle(slug)
     return JsonResponse(services.submit(puzzle, identity_of(request), body.get("table")))
 
@@ -109,7 +112,8 @@ def submit(request: HttpRequest, slug: str) -> JsonResponse:
 @json_errors
 @limited("puzzle")
 def hint(request: HttpRequest, slug: str) -> JsonResponse:
-    read_body(request)  # no fields, but a malformed body is refused like anywhere else
+    # No fields, but a malformed body is refused like anywhere else, and so is a field.
+    refuse_other_fields(read_body(request), (), "bad_field", "a hint")
     puzzle = services.get_puzzle(slug)
     return JsonResponse(services.hint(puzzle, identity_of(request)))
 
@@ -118,7 +122,7 @@ def hint(request: HttpRequest, slug: str) -> JsonResponse:
 @json_errors
 @limited("puzzle")
 def give_up(request: HttpRequest, slug: str) -> JsonResponse:
-    read_body(request)  # no fields, but a malformed body is refused like anywhere else
+    refuse_other_fields(read_body(request), (), "bad_field", "giving up")
     puzzle = services.get_puzzle(slug)
     return JsonResponse(services.give_up(puzzle, identity_of(request)))
 

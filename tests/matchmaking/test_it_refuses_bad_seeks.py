@@ -68,6 +68,11 @@ def test_a_guest_is_refused(method: str) -> None:
         ({"mode": "parlor", "players": 2, "bots_after": "30"}, "bots_after is null"),
         ({"mode": "parlor", "players": 2, "bots_after": -30}, "bots_after is null"),
         ({"mode": "parlor", "players": 2, "bot_strength": "god"}, "bot_strength is one of"),
+        (
+            {"mode": "parlor", "players": 2, "bot_strenght": "master"},
+            "bot_strenght is not a field of a seek; they are mode, players, bots_after, "
+            "bot_strength.",
+        ),
     ],
 )
 def test_a_bad_seek_is_refused(signed_in: Client, body: dict[str, Any], says: str) -> None:

@@ -83,3 +83,24 @@ def test_a_finished_attempt_takes_no_more_hints(alice: Any, hard: Puzzle) -> Non
     post(client, api(hard.slug, "submit"), {"table": hard.solution})
     answer = post(client, api(hard.slug, "hint"))
     assert answer.status_code == 409
+
+
+@pytest.mark.parametrize(
+    ("action", "body", "says"),
+    [
+        ("attempt", {"mode": "trainer", "mdoe": "daily"}, "mdoe is not a field of an attempt; "),
+        ("submit", {"tabel": []}, "tabel is not a field of a solution; the only one is table."),
+        ("hint", {"meld": ["R1"]}, "meld is not a field of a hint; it takes none."),
+        ("give-up", {"sure": True}, "sure is not a field of giving up; it takes none."),
+    ],
+)
+def test_a_field_a_call_does_not_take_is_refused_and_changes_nothing(
+    alice: Any, hard: Puzzle, action: str, body: dict[str, Any], says: str
+) -> None:
+    client = user_client(alice)
+    assert post(client, api(hard.slug, "attempt"), {"mode": "trainer"}).status_code == 201
+    before = list(Attempt.objects.values())
+    answer = post(client, api(hard.slug, action), body)
+    assert answer.status_code == 400 and answer.json()["error"] == "bad_field"
+    assert answer.json()["message"].startswith(says)
+    assert list(Attempt.objects.values()) == before
