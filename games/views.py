@@ -290,7 +290,7 @@ def record(request: HttpRequest, gid: str) -> HttpResponse:
     if game.status != Status.FINISHED:
         return JsonResponse(
             {"error": "not_finished", "message": "A record is exported once the game is over."},
-            status=403,
+            status=409,  # as the end's scorecard and a rematch before the end
         )
     if game.sealed:
         return _sealed(game)

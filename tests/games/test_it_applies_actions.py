@@ -232,7 +232,8 @@ def test_after_the_end_a_late_move_is_stale_and_a_current_one_not_playing(
 
 def test_the_record_waits_for_the_end(duel: Game, alice: Any) -> None:
     answer = client_for(alice).get(f"/g/{duel.public_id}/record.json")
-    assert answer.status_code == 403 and duel.seed not in answer.content.decode()
+    assert answer.status_code == 409 and answer.json()["error"] == "not_finished"
+    assert duel.seed not in answer.content.decode()
     assert duel.seed not in client_for(alice).get(f"/g/{duel.public_id}/verify/").content.decode()
 
 
