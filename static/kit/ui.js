@@ -285,8 +285,7 @@ export class Ui {
     this.set("new", b.editing && b.selection.size > 0);
     this.set("draw", live && mine && !b.dirty && !this.busy);
     this.set("end", live && mine && check.ok && !this.busy);
-    // After the game, or once the viewer has resigned (the others may play on), there is
-    // nothing to hint at or resign.
+    // Nothing to hint at or resign after the game or once the viewer resigned.
     const out = b.seat !== null && b.seat !== undefined && !!b.view?.resigned?.[b.seat];
     this.set("hint", live && !out && !this.busy);
     if (this.buttons.resign) this.buttons.resign.hidden = !live || b.seat === null || out;
@@ -332,8 +331,9 @@ export class Ui {
     else if (v.finished || this.boot.status === "finished") turn = "The game is over.";
     else if (b.myTurn) turn = b.planned ? "Your turn: your plan is ready" : "Your turn";
     else {
-      turn = `${nameOf(v.turn)} is playing`;
-      planning = b.editing && b.seat !== null;
+      const out = b.seat != null && v.resigned?.[b.seat];
+      turn = `${out ? "You resigned · " : ""}${nameOf(v.turn)} is playing`;
+      planning = b.editing && b.seat !== null && !out;
     }
     // The planning hint gives way on a phone (board.css), so the mover's time left still shows.
     const hint = document.createElement("span");
@@ -432,10 +432,7 @@ export class Ui {
     if (!between) this.onGameOver?.();
   }
 
-  /** The finished game's scorecard (GET /api/games/<gid>/end): each player's round scores,
-   * total, melds laid, tiles and jokers played and average turn (an account's name links to
-   * its profile); the replay, record and verify links; and the rematch: ask, accept, or who
-   * is still to. */
+  /** The finished game's scorecard (GET /api/games/<gid>/end), its links and the rematch. */
   showEnd(data, { title = "Game over", back = null, changes = null } = {}) {
     const lines = byPlace(data.scorecard);
     this.el.end.querySelector("h2").textContent = title;

@@ -55,7 +55,7 @@ def test_after_resigning_a_table_of_three_neither_hint_nor_resign_is_offered(
     new_page: Any, site: str
 ) -> None:
     """The bots play on after the player resigns; the board offers them no hint and no second
-    resignation, though the game is not over."""
+    resignation, though the game is not over, and its status line says they resigned."""
     options = {"mode": "sandbox", "players": 3, "seats": ["bot:beginner", "bot:beginner"]}
     _, page = sit_down(new_page, site, "rosalind", options, "#rummi[data-ready]")
     controls = page.locator(".rm-controls")
@@ -70,7 +70,9 @@ def test_after_resigning_a_table_of_three_neither_hint_nor_resign_is_offered(
                 const view = rummi.board.view, controls = document.querySelector(".rm-controls");
                 if (view.resigned[0] === true && view.finished === false
                     && controls.querySelector(".rm-resign").getClientRects().length === 0
-                    && controls.querySelector("[data-act=hint]").disabled) {
+                    && controls.querySelector("[data-act=hint]").disabled
+                    && document.querySelector(".rm-turn").textContent.startsWith(
+                        "You resigned · ")) {
                     window.resignedWhilePlaying = true;
                 }
             };
