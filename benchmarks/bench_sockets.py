@@ -25,8 +25,8 @@ processes it uses). ``RUMMI_BENCH_SOCKETS_IDLE`` (10000), ``RUMMI_BENCH_SOCKETS_
 hello's ``ping_s``; 0: silent), ``RUMMI_BENCH_SOCKETS_CROWD`` (``idle``: the idle sockets'
 process runs under SCHED_IDLE once they are open, see ``CROWD_POLICY``; ``normal``),
 ``RUMMI_BENCH_SOCKETS_HOLDER`` (``site``; ``bare``: the control, the idle sockets held by 2 bare
-processes of their own instead of the site's, see ``HOLDER``), ``RUMMI_BENCH_LIVE_SECONDS`` (20 s
-a step).
+processes of their own instead of the site's; ``both``: the two by turns, cycle by cycle, and
+compared; see ``HOLDER``), ``RUMMI_BENCH_LIVE_SECONDS`` (20 s a step).
 """
 
 from __future__ import annotations
@@ -70,10 +70,11 @@ if CROWD_POLICY not in ("idle", "normal"):
 # Who holds the idle sockets: the site's 2 daphne processes ("site"), or, as a control, 2 bare
 # processes of their own (benchmarks/socket_holder.py, "bare"): the site then holds none while
 # the crowd and the kernel still work for them on the same cores, so the growth such a run shows
-# is the machine's, not the site's.
+# is the machine's, not the site's. "both" takes turns, cycle by cycle (site first), and also
+# compares the steps with the site holding them against the steps with the bare holders.
 HOLDER = live.setting("RUMMI_BENCH_SOCKETS_HOLDER", "site")
-if HOLDER not in ("site", "bare"):
-    raise SystemExit(f"RUMMI_BENCH_SOCKETS_HOLDER={HOLDER!r}: use site or bare")
+if HOLDER not in ("site", "bare", "both"):
+    raise SystemExit(f"RUMMI_BENCH_SOCKETS_HOLDER={HOLDER!r}: use site, bare or both")
 # Cycles of steps without and with the idle sockets (CYCLES); each opens them anew.
 _CYCLES = live.setting("RUMMI_BENCH_SOCKETS_CYCLES", "3")
 if not _CYCLES.isdigit() or int(_CYCLES) < 1:
@@ -371,7 +372,7 @@ def start_holders() -> list[tuple[multiprocessing.process.BaseProcess, Connectio
     """The control's 2 bare holders of the idle sockets (benchmarks/socket_holder.py), each
     with its pipe and its port."""
     context = multiprocessing.get_context("spawn")
-    holders = []
+    holders: list[tuple[multiprocessing.process.BaseProcess, Connection, int]] = []
     for _ in range(2):
         here, there = context.Pipe()
         process = context.Process(target=socket_holder.serve, args=(there, HOST), daemon=True)
@@ -399,8 +400,13 @@ async def measure(
     pids = [pid for _, pid in servers]
     harness = Harness(games, ports, pids)
     loop = asyncio.get_running_loop()
-    holders = start_holders() if HOLDER == "bare" else []
-    idle_ports = [port for _, _, port in holders] or ports
+    holders = start_holders() if HOLDER != "site" else []
+    bare_ports = [port for _, _, port in holders]
+    # Who holds the idle sockets in each cycle.
+    held_by = [
+        "site" if HOLDER == "site" or (HOLDER == "both" and n % 2 == 0) else "bare"
+        for n in range(CYCLES)
+    ]
     crowds: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
     without: list[dict[str, Any]] = []
     with_idle: list[dict[str, Any]] = []
@@ -421,6 +427,7 @@ async def measure(
             if cycle == 0:
                 quiet_before = await quiet_cpu_ms_per_s(pids)
                 rss_before = rss_mb(pids)
+            idle_ports = ports if held_by[cycle] == "site" else bare_ports
             process, here, opened = await open_crowd(idle_gids, idle_ports)
             crowds.append((process, here))
             # Let the servers settle what the connects made: each makes its full collection
@@ -469,6 +476,11 @@ async def measure(
         # then without them), and what the bare holders answered and spent.
         "holder": HOLDER,
         **({"bare_holders": held} if holders else {}),
+        **(
+            by_holder(held_by, without, moves_without, with_idle, moves_with)
+            if HOLDER == "both"
+            else {}
+        ),
         "cycles": CYCLES,
         "idle_open_at_end": [c["closed"]["still_open"] for c in cycles],
         # The idle sockets' board pings while they were open, and the pongs read.
@@ -515,6 +527,30 @@ async def measure(
         "meets_p99_target": bool(
             p99_before and p99_after and p99_after <= p99_before * (1 + TARGET_P99_GROWTH)
         ),
+    }
+
+
+def by_holder(
+    held_by: list[str],
+    without: list[dict[str, Any]],
+    moves_without: list[list[float]],
+    with_idle: list[dict[str, Any]],
+    moves_with: list[list[float]],
+) -> dict[str, Any]:
+    """With ``HOLDER`` both: each holder's steps against the steps without (every move of a side
+    pooled, and over the steps with little stolen), and the site's steps against the bare
+    holders': what holding the sockets costs the site beyond what the crowd and the kernel cost
+    the machine (a cycle's 2 steps with the sockets are held by ``held_by[cycle]``)."""
+    steps = {h: [n for n in range(len(with_idle)) if held_by[n // 2] == h] for h in held_by}
+    moves = {h: [moves_with[n] for n in ns] for h, ns in steps.items()}
+    calm = {h: low_steal([with_idle[n] for n in ns], moves[h]) for h, ns in steps.items()}
+    calm_without = low_steal(without, moves_without)
+    return {
+        "holder_by_cycle": held_by,
+        "p99_pooled_by_holder": {h: pooled_growth(moves_without, m) for h, m in moves.items()},
+        "p99_low_steal_by_holder": {h: pooled_growth(calm_without, m) for h, m in calm.items()},
+        "p99_pooled_site_over_bare": pooled_growth(moves.get("bare", []), moves.get("site", [])),
+        "p99_low_steal_site_over_bare": pooled_growth(calm.get("bare", []), calm.get("site", [])),
     }
 
 
