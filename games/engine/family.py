@@ -96,7 +96,7 @@ class GameFamily(Protocol):
     # The URL action names its moves come in as (``POST /api/games/<gid>/<name>``).
     action_names: frozenset[str]
     # The body's fields each of those actions takes, beside the key and expected_seq every
-    # action carries (docs/api.md "Moves"): any other field is refused, not ignored.
+    # action carries (docs/api.md "Endpoints"): any other field is refused, not ignored.
     action_fields: Mapping[str, tuple[str, ...]]
     # A finished game gets the solver's post-game review.
     reviewed: bool

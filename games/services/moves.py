@@ -20,7 +20,7 @@ from .lobby import seat_of
 from .reading import answer
 from .record import RECORDED_FIELDS, commit, family_of, load_state
 
-# The fields every action's body carries (docs/api.md "Moves"); its family names the rest.
+# The fields every action's body carries (docs/api.md "Endpoints"); its family names the rest.
 ACTION_FIELDS = ("key", "expected_seq")
 # What a receipt row is written with (games/rows.py: insert).
 RECEIPT_FIELDS = ("game", "seat", "key", "status", "body", "created")
