@@ -93,11 +93,12 @@ class GameFamily(Protocol):
     name: str
     label: str
     modes: Mapping[str, ModeInfo]
-    # The URL action names its moves come in as (``POST /api/games/<gid>/<name>``).
-    action_names: frozenset[str]
-    # The body's fields each of those actions takes, beside the key and expected_seq every
-    # action carries (docs/api.md "Endpoints"): any other field is refused, not ignored.
+    # The URL action names its moves come in as (``POST /api/games/<gid>/<name>``), each with
+    # the body fields it takes beside the key and expected_seq every action carries
+    # (docs/api.md "Endpoints"): any other field is refused, not ignored. ``action_names`` is
+    # the set of its keys.
     action_fields: Mapping[str, tuple[str, ...]]
+    action_names: frozenset[str]
     # A finished game gets the solver's post-game review.
     reviewed: bool
     # An operator may end a running game (the admin's "end stuck games").

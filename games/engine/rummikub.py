@@ -107,7 +107,13 @@ MODES: dict[str, ModeInfo] = {
     )
 }
 
-ACTIONS = frozenset({"play", "draw", "pass", "resign"})
+# Each action's body fields beside the key and expected_seq (GameFamily.action_fields).
+ACTION_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "play": ("table",),
+    "draw": (),
+    "pass": (),
+    "resign": (),
+}
 
 
 def _table(raw: object) -> tuple[tuple[int, ...], ...]:
@@ -129,13 +135,8 @@ class Rummikub:
     name = "rummikub"
     label = "Rummikub"
     modes: Mapping[str, ModeInfo] = MODES
-    action_names = ACTIONS
-    action_fields: Mapping[str, tuple[str, ...]] = {
-        "play": ("table",),
-        "draw": (),
-        "pass": (),
-        "resign": (),
-    }
+    action_fields = ACTION_FIELDS
+    action_names = frozenset(ACTION_FIELDS)
     reviewed = True
     adjudicable = True
     # Its result rows' own counts (games/engine/results.py): rounds, melds, jokers, openings.

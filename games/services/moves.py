@@ -32,7 +32,7 @@ def act(gid: str, viewer: Identity, name: str, body: dict[str, Any]) -> dict[str
     if family is None:
         raise NotFound("no_such_action", f"Unknown action {name!r}.")
     # A misspelt field (``tabel``) would otherwise be ignored: a play with no table.
-    takes = ACTION_FIELDS + tuple(family.action_fields.get(name, ()))
+    takes = ACTION_FIELDS + family.action_fields[name]
     refuse_other_fields(body, takes, "bad_field", f"the {name} action")
     key = body.get("key")
     if not isinstance(key, str) or not 8 <= len(key) <= 80:
