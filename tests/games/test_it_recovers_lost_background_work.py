@@ -157,7 +157,7 @@ def test_a_killed_worker_loses_no_bot_turn(
         time.sleep(4)  # more sweeps: the turn is not played twice
         assert game.events.filter(seq__gt=seq, kind__in=BOT_MOVES).count() == 1
         assert recovery <= django_settings.CELERY_BEAT_SCHEDULE["sweep-bot-turns"]["schedule"] + 2
-        assert re.search(r"queued 1 lost bot turns again", log.read_text())
+        assert re.search(r"queued 1 lost bot turns again", log.read_text()), log.read_text()[-4000:]
         assert Game.objects.get(pk=game.pk).status == Status.PLAYING
     finally:
         if worker.poll() is None:

@@ -10,6 +10,7 @@ import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.db import connection
@@ -34,8 +35,23 @@ def worker_env(tmp_path: Path) -> dict[str, str]:
         db = connection.settings_dict
         env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{name}"
     env["RUMMI_CELERY_DIR"] = str(tmp_path / "broker")
+    if env.get("REDIS_URL"):
+        env["REDIS_URL"] = own_redis_database(env["REDIS_URL"])
     env["RUMMI_RESTART_GRACE"] = "1"
     return env
+
+
+def own_redis_database(url: str) -> str:
+    """``url`` on a Redis database of this test process's own (8 + the xdist worker's number).
+
+    The workers of tests running side by side in other processes would otherwise share the
+    broker's queue: each could take the other's tasks (a sweep, a bot turn) and run them
+    against its own test database.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    number = 8 + int(worker.removeprefix("gw") or 0)
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{number}"))
 
 
 def start_worker(tmp_path: Path) -> subprocess.Popen[bytes]:
