@@ -34,7 +34,8 @@ Needs PostgreSQL and Redis; without them the result is ``{"skipped": reason}``. 
   is within 10%). The baseline has no Rummy 45 run.
 - ``RUMMI_BENCH_LIVE_GAMES`` (250), ``RUMMI_BENCH_LIVE_SECONDS`` (20 s a pace step),
   ``RUMMI_BENCH_LIVE_PACE`` (200 moves/s), ``RUMMI_BENCH_LIVE_FASTER`` (``300,400,500,600,800``),
-  ``RUMMI_BENCH_LIVE_SLOWER`` (``150,100,75,50,30,20,10``),
+  ``RUMMI_BENCH_LIVE_SLOWER`` (``150,100,75,50,30,20,10``; the slower paces run only when
+  the first fails; either list set empty runs none of it),
   ``RUMMI_BENCH_LIVE_SERVERS`` (``1,2``: daphne processes per run)
 """
 
@@ -80,12 +81,23 @@ REDIS_URL = setting("RUMMI_BENCH_REDIS_URL", "redis://127.0.0.1:6379/3")
 GAMES = int(setting("RUMMI_BENCH_LIVE_GAMES", "250"))
 STEP_SECONDS = float(setting("RUMMI_BENCH_LIVE_SECONDS", "20"))
 PACE = float(setting("RUMMI_BENCH_LIVE_PACE", "200"))
-FASTER = [
-    float(p) for p in setting("RUMMI_BENCH_LIVE_FASTER", "300,400,500,600,800").split(",") if p
-]
-SLOWER = [
-    float(p) for p in setting("RUMMI_BENCH_LIVE_SLOWER", "150,100,75,50,30,20,10").split(",") if p
-]
+
+
+def paces(name: str, default: str) -> list[float]:
+    """The paces (moves/s, comma-separated) in ``name``, else ``default``; set but empty, none
+    (tests/test_it_reads_the_live_benchs_paces.py)."""
+    text = os.environ.get(name, default)
+    try:
+        values = [float(p) for p in text.split(",") if p.strip()]
+    except ValueError:
+        raise SystemExit(f"{name}={text!r}: give paces in moves/s, such as 300,400") from None
+    if any(not 0 < v < 100_000 for v in values):
+        raise SystemExit(f"{name}={text!r}: a pace is a number of moves/s above 0 and under 100,000")
+    return values
+
+
+FASTER = paces("RUMMI_BENCH_LIVE_FASTER", "300,400,500,600,800")
+SLOWER = paces("RUMMI_BENCH_LIVE_SLOWER", "150,100,75,50,30,20,10")
 SERVERS = [int(n) for n in setting("RUMMI_BENCH_LIVE_SERVERS", "1,2").split(",")]
 # To measure a variant without touching the site: another settings module or ASGI application.
 SETTINGS = setting("RUMMI_BENCH_LIVE_SETTINGS", "rummi_site.settings")
@@ -113,13 +125,7 @@ PROFILE = setting("RUMMI_BENCH_LIVE_PROFILE", "0") != "0"
 STALLS = setting("RUMMI_BENCH_LIVE_STALLS", "0") != "0"
 # Rummy 45's server CPU a move against Rummikub's: within this fraction is on target.
 R45_CPU_TOLERANCE = 0.10
-ECHO_FASTER = [
-    float(p)
-    for p in setting("RUMMI_BENCH_LIVE_ECHO_FASTER", "300,400,500,600,800,1000,1200,1500").split(
-        ","
-    )
-    if p
-]
+ECHO_FASTER = paces("RUMMI_BENCH_LIVE_ECHO_FASTER", "300,400,500,600,800,1000,1200,1500")
 
 
 def log(text: str) -> None:
