@@ -92,7 +92,7 @@ def paces(name: str, default: str) -> list[float]:
     except ValueError:
         raise SystemExit(f"{name}={text!r}: give paces in moves/s, such as 300,400") from None
     if any(not 0 < v < 100_000 for v in values):
-        raise SystemExit(f"{name}={text!r}: a pace is a number of moves/s above 0 and under 100,000")
+        raise SystemExit(f"{name}={text!r}: a pace is a number of moves/s, above 0 and under 1e5")
     return values
 
 
