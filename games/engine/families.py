@@ -66,7 +66,7 @@ def family_of_mode(mode: object) -> GameFamily:
 
 def family_of_action(name: str) -> GameFamily | None:
     """The family whose moves come in under the URL action ``name``, if any."""
-    return next((f for f in _FAMILIES.values() if name in f.action_names), None)
+    return next((f for f in _FAMILIES.values() if name in f.action_fields), None)
 
 
 register(RUMMIKUB)

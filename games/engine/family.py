@@ -95,10 +95,8 @@ class GameFamily(Protocol):
     modes: Mapping[str, ModeInfo]
     # The URL action names its moves come in as (``POST /api/games/<gid>/<name>``), each with
     # the body fields it takes beside the key and expected_seq every action carries
-    # (docs/api.md "Endpoints"): any other field is refused, not ignored. ``action_names`` is
-    # the set of its keys.
+    # (docs/api.md "Endpoints"): any other field is refused, not ignored.
     action_fields: Mapping[str, tuple[str, ...]]
-    action_names: frozenset[str]
     # A finished game gets the solver's post-game review.
     reviewed: bool
     # An operator may end a running game (the admin's "end stuck games").

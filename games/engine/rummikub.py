@@ -136,7 +136,6 @@ class Rummikub:
     label = "Rummikub"
     modes: Mapping[str, ModeInfo] = MODES
     action_fields = ACTION_FIELDS
-    action_names = frozenset(ACTION_FIELDS)
     reviewed = True
     adjudicable = True
     # Its result rows' own counts (games/engine/results.py): rounds, melds, jokers, openings.

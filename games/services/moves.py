@@ -91,8 +91,8 @@ def _act_on(
     if game.status != Status.PLAYING:
         raise Conflict("not_playing", "This game is not being played now.")
     family = family_of(game)
-    if name not in family.action_names:
-        names = ", ".join(sorted(family.action_names))
+    if name not in family.action_fields:
+        names = ", ".join(sorted(family.action_fields))
         raise Invalid("wrong_game", f"This is a {family.label} game: its actions are {names}.")
     before = load_state(game)
     try:

@@ -65,7 +65,6 @@ class Toy:
     name, label = "toy", "Toy"
     modes: Mapping[str, ModeInfo] = {"toy": MODE}
     action_fields: Mapping[str, tuple[str, ...]] = {"toy": ("move",)}
-    action_names = frozenset(action_fields)
     reviewed = adjudicable = False
     # Its own result counts: tiles drawn. Nothing of Rummikub's (docs/design.md "Results").
     result_details: tuple[str, ...] = ("draws",)

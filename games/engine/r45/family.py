@@ -107,7 +107,6 @@ class Rummy45:
     label = "Rummy 45"
     modes: Mapping[str, ModeInfo] = {MODE.name: MODE}
     action_fields: Mapping[str, tuple[str, ...]] = {ACTION: ("move",), RESIGN: ()}
-    action_names = frozenset(action_fields)
     # The post-game review is the Rummikub solver's: a Rummy 45 game has none to make.
     reviewed = False
     # It has no adjudicated ending: an operator cannot end one.

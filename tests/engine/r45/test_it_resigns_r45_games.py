@@ -191,7 +191,7 @@ def test_a_resignation_is_written_and_read_back_the_same() -> None:
 
 
 def test_the_family_takes_resign_as_its_own_action() -> None:
-    assert "resign" in R45.action_names
+    assert "resign" in R45.action_fields
     assert R45.parse_action("resign", {}, 1) == Resign(1)
     assert R45.resign(1) == Resign(1)
     assert R45.parse_action("r45", {"move": {"action": "Resign"}}, 0) == Resign(0)
