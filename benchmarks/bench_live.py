@@ -32,6 +32,10 @@ Needs PostgreSQL and Redis; without them the result is ``{"skipped": reason}``. 
   ``r45_<count>``, and the summary's ``daphne_<count>`` gives ``r45_vs_rummikub``: the server
   CPU a move of both at each pace both kept and its ratio (Rummy 45 over Rummikub; the target
   is within 10%). The baseline has no Rummy 45 run.
+- ``RUMMI_BENCH_LIVE_R45_ROUNDS`` (0): with ``RUMMI_BENCH_LIVE_R45``, that many more runs of both
+  families, their order alternating (Rummy 45 first in the second round), so the Rummy 45 run
+  no longer always comes second; ``r45_vs_rummikub`` then pools the server CPU a move over every
+  pair at each pace (the ratio of the sums, with each pair's ratio)
 - ``RUMMI_BENCH_LIVE_GAMES`` (250), ``RUMMI_BENCH_LIVE_SECONDS`` (20 s a pace step),
   ``RUMMI_BENCH_LIVE_PACE`` (200 moves/s), ``RUMMI_BENCH_LIVE_FASTER`` (``300,400,500,600,800``),
   ``RUMMI_BENCH_LIVE_SLOWER`` (``150,100,75,50,30,20,10``; the slower paces run only when
@@ -96,6 +100,15 @@ def paces(name: str, default: str) -> list[float]:
     return values
 
 
+def rounds(name: str) -> int:
+    """A count of extra paired rounds in ``name`` (0 when unset or empty); anything but a whole
+    number from 0 to 20 stops the bench with one line."""
+    text = os.environ.get(name, "").strip() or "0"
+    if not text.isdigit() or int(text) > 20:
+        raise SystemExit(f"{name}={text!r}: give a whole number of rounds from 0 to 20")
+    return int(text)
+
+
 FASTER = paces("RUMMI_BENCH_LIVE_FASTER", "300,400,500,600,800")
 SLOWER = paces("RUMMI_BENCH_LIVE_SLOWER", "150,100,75,50,30,20,10")
 SERVERS = [int(n) for n in setting("RUMMI_BENCH_LIVE_SERVERS", "1,2").split(",")]
@@ -113,10 +126,14 @@ BASELINE_FIRST = setting("RUMMI_BENCH_LIVE_BASELINE_FIRST", "0") != "0"
 # With a baseline, this many more runs of each tree after the first pair, in alternating order
 # (site, baseline; baseline, site; ...): the machine's drift over a run and the advantage of
 # running first weigh on both alike. The summary pools the server CPU a move over every pair.
-PAIRED_ROUNDS = int(setting("RUMMI_BENCH_LIVE_PAIRED_ROUNDS", "0"))
+PAIRED_ROUNDS = rounds("RUMMI_BENCH_LIVE_PAIRED_ROUNDS")
 # The same site on Rummy 45 tables after its Rummikub run, at each process count.
 R45 = setting("RUMMI_BENCH_LIVE_R45", "0") != "0"
 R45_MODE = "r45"
+# With R45, this many more runs of each family after the first pair, in alternating order (Rummy
+# 45 first, then Rummikub first, ...): one run of each, always Rummikub first, compared a fresh
+# machine's figures with a tired one's. The summary pools the server CPU a move over every pair.
+R45_ROUNDS = rounds("RUMMI_BENCH_LIVE_R45_ROUNDS")
 # Profile each web process with yappi, every thread on the CPU clock (benchmarks/profile_web.py):
 # var/bench/profile-<site|baseline|echo|r45>-<n>.pstats and .threads.json. It slows them down.
 PROFILE = setting("RUMMI_BENCH_LIVE_PROFILE", "0") != "0"
@@ -476,6 +493,10 @@ def main() -> dict[str, Any]:
             if R45:
                 log(f"  the site on Rummy 45 tables on {count} daphne process{plural}:")
                 results[f"r45_{count}"] = run_servers(count, secret, mode=R45_MODE)
+                if R45_ROUNDS:
+                    results[f"r45_rounds_{count}"] = r45_rounds(
+                        count, secret, results[f"daphne_{count}"], results[f"r45_{count}"]
+                    )
             if baseline is not None and not BASELINE_FIRST:
                 log(f"  the baseline {BASELINE} on {count} daphne process{plural}:")
                 results[f"baseline_{count}"] = run_servers(
@@ -508,7 +529,54 @@ def main() -> dict[str, Any]:
         r45 = results.get(f"r45_{count}")
         if site and r45:
             results["summary"][f"daphne_{count}"]["r45_vs_rummikub"] = r45_vs_rummikub(site, r45)
+        if f"r45_rounds_{count}" in results:
+            results["summary"][f"daphne_{count}"]["r45_vs_rummikub_paired"] = results[
+                f"r45_rounds_{count}"
+            ]["by_pace"]
     return results
+
+
+def r45_rounds(
+    count: int, secret: str, site: dict[str, Any], r45: dict[str, Any]
+) -> dict[str, Any]:
+    """The first pair (``site`` on Rummikub tables, then ``r45``, already run) and
+    ``R45_ROUNDS`` more, the order alternating: each pair's server CPU a move at each pace both
+    kept, and over all the pairs the ratio of the sums (Rummy 45 over Rummikub) with each pair's
+    ratio."""
+    pairs = [r45_vs_rummikub(site, r45)["by_pace"]]
+    r45_first = False
+    for n in range(R45_ROUNDS):
+        r45_first = not r45_first
+        order = "Rummy 45 first" if r45_first else "Rummikub first"
+        log(f"  Rummy 45 paired round {n + 2} of {R45_ROUNDS + 1} ({order}):")
+        runs: dict[str, dict[str, Any]] = {}
+        for mode in (R45_MODE, "parlor") if r45_first else ("parlor", R45_MODE):
+            runs[mode] = run_servers(count, secret, mode=mode)
+        pairs.append(r45_vs_rummikub(runs["parlor"], runs[R45_MODE])["by_pace"])
+    return {"by_pace": pooled(pairs, "r45_cpu_ms", "rummikub_cpu_ms"), "pairs": pairs}
+
+
+def pooled(pairs: list[dict[str, Any]], numerator: str, denominator: str) -> dict[str, Any]:
+    """Over every pair, at each pace: the pairs found, the mean of each side's server CPU a move
+    and the ratio of their sums, with each pair's ratio.
+
+    >>> pooled([{"150": {"a": 3.0, "b": 2.0, "ratio": 1.5}}, {"150": {"a": 1.0, "b": 2.0,
+    ...     "ratio": 0.5}, "300": {"a": 2.0, "b": 2.0, "ratio": 1.0}}], "a", "b")["150"]
+    {'pairs': 2, 'a_mean': 2.0, 'b_mean': 2.0, 'ratio': 1.0, 'ratios': [1.5, 0.5]}
+    """
+    by_pace: dict[str, Any] = {}
+    for pace in sorted({p for pair in pairs for p in pair}, key=float):
+        found = [pair[pace] for pair in pairs if pace in pair]
+        top = sum(f[numerator] for f in found)
+        bottom = sum(f[denominator] for f in found)
+        by_pace[pace] = {
+            "pairs": len(found),
+            f"{numerator}_mean": round(top / len(found), 2),
+            f"{denominator}_mean": round(bottom / len(found), 2),
+            "ratio": round(top / bottom, 3),
+            "ratios": [f["ratio"] for f in found],
+        }
+    return by_pace
 
 
 def r45_vs_rummikub(site: dict[str, Any], r45: dict[str, Any]) -> dict[str, Any]:
@@ -573,20 +641,9 @@ def paired_rounds(
             else:
                 runs[tree] = run_servers(count, secret, root=baseline[0], database_url=baseline[1])
         pairs.append(vs_baseline(runs["site"]["steps"], runs["baseline"]["steps"])["by_pace"])
-    by_pace: dict[str, Any] = {}
-    for pace in sorted({p for pair in pairs for p in pair}, key=float):
-        found = [pair[pace] for pair in pairs if pace in pair]
-        site_ms = sum(f["site_cpu_ms"] for f in found)
-        base_ms = sum(f["baseline_cpu_ms"] for f in found)
-        ratios = [f["ratio"] for f in found]
-        by_pace[pace] = {
-            "pairs": len(found),
-            "site_cpu_ms_mean": round(site_ms / len(found), 2),
-            "baseline_cpu_ms_mean": round(base_ms / len(found), 2),
-            "ratio": round(site_ms / base_ms, 3),
-            "ratios": ratios,
-            "at_or_below_baseline": site_ms <= base_ms,
-        }
+    by_pace = pooled(pairs, "site_cpu_ms", "baseline_cpu_ms")
+    for figures in by_pace.values():
+        figures["at_or_below_baseline"] = figures["ratio"] <= 1
     return {"commit": BASELINE, "first_order": "baseline first" if BASELINE_FIRST else "site first",
             "by_pace": by_pace, "pairs": pairs}  # fmt: skip
 
