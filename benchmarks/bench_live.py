@@ -494,7 +494,7 @@ def main() -> dict[str, Any]:
                 log(f"  the site on Rummy 45 tables on {count} daphne process{plural}:")
                 results[f"r45_{count}"] = run_servers(count, secret, mode=R45_MODE)
                 if R45_ROUNDS:
-                    results[f"r45_rounds_{count}"] = r45_rounds(
+                    results[f"paired_r45_{count}"] = r45_rounds(
                         count, secret, results[f"daphne_{count}"], results[f"r45_{count}"]
                     )
             if baseline is not None and not BASELINE_FIRST:
@@ -529,9 +529,9 @@ def main() -> dict[str, Any]:
         r45 = results.get(f"r45_{count}")
         if site and r45:
             results["summary"][f"daphne_{count}"]["r45_vs_rummikub"] = r45_vs_rummikub(site, r45)
-        if f"r45_rounds_{count}" in results:
+        if f"paired_r45_{count}" in results:
             results["summary"][f"daphne_{count}"]["r45_vs_rummikub_paired"] = results[
-                f"r45_rounds_{count}"
+                f"paired_r45_{count}"
             ]["by_pace"]
     return results
 
