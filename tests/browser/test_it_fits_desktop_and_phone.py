@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, call, shoot
-from .helpers import settle
+from .helpers import settle, sit_down
 
 pytestmark = pytest.mark.browser
 
@@ -187,3 +187,28 @@ def test_the_scorecard_of_a_table_of_six_fits_a_phone(new_page: Any, site: str) 
     for cell in page.locator(".rm-scores th, .rm-scores td").evaluate_all(BOXES):
         assert _inside(cell, screen), cell
     shoot(page, "six-end-390x844.png")
+
+
+def test_a_long_status_line_wraps_whole_on_a_phone(new_page: Any, site: str) -> None:
+    """After resigning at a timed table of three, the status line ("You resigned · Beginner bot 1
+    is playing · 1:00 left", then the round) is longer than a phone is wide: it wraps, and the
+    time left and the round label each stay whole, none of it cut."""
+    options = {"mode": "parlor", "players": 3, "seats": ["bot:beginner"] * 2}
+    page = new_page(viewport=PHONE, touch=True)
+    _, page = sit_down(new_page, site, "rosalind", options, "#rummi[data-ready]", page=page)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator(".rm-controls .rm-resign").click()
+    page.wait_for_function(
+        """() => document.querySelector(".rm-turn").textContent.startsWith("You resigned · ")
+            && document.querySelector(".rm-left").textContent.includes("left")"""
+    )
+    status = page.locator(".rm-status")
+    assert status.evaluate_all(SPILLS) == []
+    assert page.locator(".rm-status > span").evaluate_all(SPILLS) == []
+    screen = {"left": 0, "right": PHONE["width"]}
+    for part in (".rm-turn", ".rm-left", ".rm-round"):
+        boxes = page.locator(part).evaluate("e => [...e.getClientRects()].map(r => r.toJSON())")
+        assert boxes and all(_inside(box, screen) for box in boxes), (part, boxes)
+    # The time left is one piece, on one line: not "1:00" above and "left" below.
+    assert len(page.locator(".rm-left").evaluate("e => [...e.getClientRects()]")) == 1
+    shoot(page, "resigned-status-390x844.png")
