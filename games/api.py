@@ -221,8 +221,13 @@ def create(request: HttpRequest) -> JsonResponse:
 @json_errors
 @limited("join")
 def join(request: HttpRequest, token: str) -> JsonResponse:
-    body = read_body(request)
-    viewer = become_guest(request, _guest_name(body) or identity_of(request).name)
+    name = _guest_name(read_body(request))
+    seated = services.game_seating(identity_of(request), token)
+    if seated is not None:
+        # Already at this table: joining again changes nothing, the guest's name included (it
+        # is the name the table knows them by), as the join page sends them to the game.
+        return JsonResponse({"gid": seated.public_id, "url": seated.get_absolute_url()})
+    viewer = become_guest(request, name or identity_of(request).name)
     game = services.join_game(viewer, token)
     return JsonResponse({"gid": game.public_id, "url": game.get_absolute_url()})
 

@@ -350,6 +350,16 @@ def refuse_a_name_at_the_table(game: Game, name: str) -> None:
             )
 
 
+def game_seating(viewer: Identity, token: str) -> Game | None:
+    """The game of invite ``token`` if ``viewer`` already has a seat at it, else None."""
+    if not viewer.known:
+        return None
+    seat = Seat.objects.select_related("game").filter(invite_token=token).first()
+    if seat is None or seat_of(seat.game, viewer) is None:
+        return None
+    return seat.game
+
+
 def join_game(viewer: Identity, token: str) -> Game:
     """Join through a seat's invite link; joining twice is harmless."""
     if not viewer.known:

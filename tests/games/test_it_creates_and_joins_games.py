@@ -200,3 +200,32 @@ def test_a_guest_may_not_sit_down_under_a_name_already_at_the_table() -> None:
         "Host",
         "Hostess",
     ]
+
+
+def test_a_seated_guest_joining_again_under_another_name_keeps_their_name(alice: Any) -> None:
+    """Joining a table twice changes nothing: by the API as by the join page, a guest already
+    seated who sends another name keeps the name the table knows them by, in the session too."""
+    game = services.create_game(viewer(alice), {"mode": "parlor", "players": 3})
+    token = game.seats.get(index=1).invite_token
+    guest = Client()
+    assert post(guest, f"/api/join/{token}", {"name": "Dora"}).status_code == 200
+    again = post(guest, f"/api/join/{token}", {"name": "Eve"})
+    assert again.status_code == 200
+    assert again.json() == {"gid": game.public_id, "url": f"/g/{game.public_id}/"}
+    assert [s.name for s in Game.objects.get(pk=game.pk).seats.order_by("index")] == [
+        "alice",
+        "Dora",
+        "",
+    ]
+    assert guest.session["guest_name"] == "Dora"
+    # A body it would refuse from anyone is still refused.
+    refused = post(guest, f"/api/join/{token}", {"nmae": "Eve"})
+    assert refused.status_code == 400 and refused.json()["error"] == "bad_options"
+    # The page does the same (it sends a seated player to the game before reading the form).
+    page = guest.post(f"/join/{token}/", {"name": "Eve"})
+    assert page.status_code == 302 and page["Location"] == f"/g/{game.public_id}/"
+    assert guest.session["guest_name"] == "Dora"
+    # Another table's link still takes the new name.
+    other = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
+    assert post(guest, f"/api/join/{other.seats.get(index=1).invite_token}", {"name": "Eve"}).json()
+    assert guest.session["guest_name"] == "Eve"
