@@ -384,7 +384,21 @@ def run_servers(
         "server_pss_peak_total_mb": max(s["server_pss_peak_total_mb"] for s in steps),
         "server_cpu_ms_per_move": cpu_per_move(steps),
     }
+    keep_run(label, count, result)
     return result
+
+
+# Every run's result as it ends, in order (var/bench/live-runs.json): a run of paired rounds takes
+# most of an hour, and a failure while the summary is made must not lose what was measured.
+RUNS_FILE = OUT / "live-runs.json"
+_RUNS: list[dict[str, Any]] = []
+
+
+def keep_run(label: str, count: int, result: dict[str, Any]) -> None:
+    """Add one run's result to the runs file, rewritten whole (a new bench starts it anew)."""
+    _RUNS.append({"label": label, "servers": count, **result})
+    RUNS_FILE.parent.mkdir(parents=True, exist_ok=True)
+    RUNS_FILE.write_text(json.dumps(_RUNS, indent=1))
 
 
 def cpu_per_move(steps: list[dict[str, Any]]) -> float | None:
