@@ -34,8 +34,8 @@ Needs PostgreSQL and Redis; without them the result is ``{"skipped": reason}``. 
   is within 10%). The baseline has no Rummy 45 run.
 - ``RUMMI_BENCH_LIVE_R45_ROUNDS`` (0): with ``RUMMI_BENCH_LIVE_R45``, that many more runs of both
   families, their order alternating (Rummy 45 first in the second round), so the Rummy 45 run
-  no longer always comes second; ``r45_vs_rummikub`` then pools the server CPU a move over every
-  pair at each pace (the ratio of the sums, with each pair's ratio)
+  no longer always comes second; the summary's ``r45_vs_rummikub_paired`` pools the server CPU a
+  move over every pair at each pace (the ratio of the sums, with each pair's ratio)
 - ``RUMMI_BENCH_LIVE_GAMES`` (250), ``RUMMI_BENCH_LIVE_SECONDS`` (20 s a pace step),
   ``RUMMI_BENCH_LIVE_PACE`` (200 moves/s), ``RUMMI_BENCH_LIVE_FASTER`` (``300,400,500,600,800``),
   ``RUMMI_BENCH_LIVE_SLOWER`` (``150,100,75,50,30,20,10``; the slower paces run only when
