@@ -56,7 +56,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -558,16 +558,45 @@ def r45_rounds(
     kept, and over all the pairs the ratio of the sums (Rummy 45 over Rummikub) with each pair's
     ratio."""
     pairs = [r45_vs_rummikub(site, r45)["by_pace"]]
-    r45_first = False
-    for n in range(R45_ROUNDS):
-        r45_first = not r45_first
-        order = "Rummy 45 first" if r45_first else "Rummikub first"
-        log(f"  Rummy 45 paired round {n + 2} of {R45_ROUNDS + 1} ({order}):")
-        runs: dict[str, dict[str, Any]] = {}
-        for mode in (R45_MODE, "parlor") if r45_first else ("parlor", R45_MODE):
-            runs[mode] = run_servers(count, secret, mode=mode)
-        pairs.append(r45_vs_rummikub(runs["parlor"], runs[R45_MODE])["by_pace"])
+    pairs += alternating_pairs(
+        "Rummy 45 paired round",
+        R45_ROUNDS,
+        (R45_MODE, "parlor"),
+        lambda mode: run_servers(count, secret, mode=mode),
+        lambda runs: r45_vs_rummikub(runs["parlor"], runs[R45_MODE])["by_pace"],
+    )
     return {"by_pace": pooled(pairs, "r45_cpu_ms", "rummikub_cpu_ms"), "pairs": pairs}
+
+
+def alternating_pairs(
+    title: str,
+    rounds: int,
+    sides: tuple[str, str],
+    run: Callable[[str], dict[str, Any]],
+    compare: Callable[[dict[str, dict[str, Any]]], dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """``rounds`` more pairs of runs after a first pair already run: ``sides[0]`` runs first in
+    the first of them (the side that ran second before), then the order alternates, so that the
+    machine's drift and the advantage of running first weigh on both alike. Each pair's runs
+    (by side) are compared by ``compare``.
+
+    >>> order = []
+    >>> alternating_pairs("round", 3, ("b", "a"), lambda side: order.append(side) or {},
+    ...                   lambda runs: sorted(runs))
+      round 2 of 4 (b first):
+      round 3 of 4 (a first):
+      round 4 of 4 (b first):
+    [['a', 'b'], ['a', 'b'], ['a', 'b']]
+    >>> order
+    ['b', 'a', 'a', 'b', 'b', 'a']
+    """
+    found = []
+    for n in range(rounds):
+        order = sides if n % 2 == 0 else sides[::-1]
+        log(f"  {title} {n + 2} of {rounds + 1} ({order[0]} first):")
+        runs = {side: run(side) for side in order}
+        found.append(compare(runs))
+    return found
 
 
 def pooled(pairs: list[dict[str, Any]], numerator: str, denominator: str) -> dict[str, Any]:
@@ -643,18 +672,19 @@ def paired_rounds(
     alternating from the first pair's: each pair's server CPU a move at each pace both kept,
     and over all pairs the ratio of the sums (site over baseline) with the pairs' range."""
     pairs = [vs_baseline(site["steps"], base["steps"])["by_pace"]]
-    base_first = BASELINE_FIRST
-    for n in range(PAIRED_ROUNDS):
-        base_first = not base_first
-        order = "baseline first" if base_first else "site first"
-        log(f"  paired round {n + 2} of {PAIRED_ROUNDS + 1} ({order}):")
-        runs: dict[str, dict[str, Any]] = {}
-        for tree in ("baseline", "site") if base_first else ("site", "baseline"):
-            if tree == "site":
-                runs[tree] = run_servers(count, secret)
-            else:
-                runs[tree] = run_servers(count, secret, root=baseline[0], database_url=baseline[1])
-        pairs.append(vs_baseline(runs["site"]["steps"], runs["baseline"]["steps"])["by_pace"])
+
+    def run(tree: str) -> dict[str, Any]:
+        if tree == "site":
+            return run_servers(count, secret)
+        return run_servers(count, secret, root=baseline[0], database_url=baseline[1])
+
+    pairs += alternating_pairs(
+        "paired round",
+        PAIRED_ROUNDS,
+        ("site", "baseline") if BASELINE_FIRST else ("baseline", "site"),
+        run,
+        lambda runs: vs_baseline(runs["site"]["steps"], runs["baseline"]["steps"])["by_pace"],
+    )
     by_pace = pooled(pairs, "site_cpu_ms", "baseline_cpu_ms")
     for figures in by_pace.values():
         figures["at_or_below_baseline"] = figures["ratio"] <= 1
