@@ -130,8 +130,10 @@ class GameAdmin(ReadOnly, admin.ModelAdmin):
         "finished",
     )
     list_filter = ("status", "family", "mode")
-    search_fields = ("public_id", "seats__name", "seats__user__username")
-    search_help_text = "A game id, or a player's display name or username."
+    # The id is matched whole: a player's name searched for ("bob") must not also find
+    # every game whose random id happens to hold those letters ("Ce-bOb5fNkF7").
+    search_fields = ("=public_id", "seats__name", "seats__user__username")
+    search_help_text = "A whole game id, or a player's display name or username."
     date_hierarchy = "created"
     list_per_page = 50
     fields = (

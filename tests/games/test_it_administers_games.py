@@ -57,6 +57,17 @@ def test_it_finds_a_game_by_id_or_player(operator: Client, duel: Game, waiting: 
     assert _ids(operator.get(CHANGELIST, {"q": "nobody"})) == set()
 
 
+def test_a_name_is_not_found_inside_another_games_id(
+    operator: Client, duel: Game, waiting: Game
+) -> None:
+    # Ids are random: one once held "bOb", and searching for bob found carol's game too.
+    Game.objects.filter(pk=waiting.pk).update(public_id="Ce-bOb5fNkF7")
+
+    assert _ids(operator.get(CHANGELIST, {"q": "bob"})) == {duel.public_id}
+    assert _ids(operator.get(CHANGELIST, {"q": "ce-bob5fnkf7"})) == {"Ce-bOb5fNkF7"}
+    assert _ids(operator.get(CHANGELIST, {"q": "bOb5"})) == set()
+
+
 def test_a_guest_is_found_by_display_name(operator: Client, alice: Any) -> None:
     game = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
     guest = Client()
