@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games.errors import DomainError, Forbidden
+from games.errors import DomainError, Forbidden, Invalid, refuse_other_fields, sent_as
 from games.models import Game, GameResult, SeatKind, Status
 from puzzles import services as puzzles
 from ratings import services as ratings
@@ -380,7 +380,12 @@ def settings_api(request: HttpRequest) -> JsonResponse:
     profile = PlayerProfile.of(request.user)
     if request.method == "POST":
         body = read_body(request)
-        saved = cosmetics.save(profile, body.get("settings"), adopt=bool(body.get("adopt")))
+        refuse_other_fields(body, ("settings", "adopt"), "bad_settings", "the settings")
+        adopt = body.get("adopt")
+        if adopt is not None and not isinstance(adopt, bool):
+            came = sent_as(adopt)
+            raise Invalid("bad_settings", f"adopt takes true or false; it came as {came}.")
+        saved = cosmetics.save(profile, body.get("settings"), adopt=bool(adopt))
     else:
         saved = cosmetics.settings_of(profile)
     return JsonResponse(

@@ -126,6 +126,29 @@ def _constant(text: str) -> Any:
     raise Invalid("bad_number", "Numbers must be finite.")
 
 
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different: one that names a key twice
+    (``{"players": 2, "players": 3}``) is refused, not read as its last value.
+
+    >>> try:
+    ...     read_json('{"players": 2, "players": 3}')
+    ... except Invalid as error:
+    ...     print(error.message)
+    players is named more than once; name each field once.
+    """
+    body = dict(pairs)
+    if len(body) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                shown = key if len(key) <= 24 else key[:24] + "..."
+                raise Invalid(
+                    "duplicate_field", f"{shown} is named more than once; name each field once."
+                )
+            seen.add(key)
+    return body
+
+
 def _checked(value: Any, source: str = "request") -> None:
     """Refuse nesting past :data:`MAX_DEPTH` and strings, keys or values, that are not valid
     Unicode (lone surrogates from ``\\ud800`` escapes) or hold a NUL, walking without
@@ -208,7 +231,13 @@ def read_json(raw: bytes | str | None, source: str = "request") -> dict[str, Any
     if deeper_than(raw, MAX_DEPTH):
         raise Invalid("too_deep", f"The {source} nests deeper than {MAX_DEPTH} levels.")
     try:
-        body = json.loads(raw, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        body = json.loads(
+            raw,
+            parse_int=_int,
+            parse_float=_float,
+            parse_constant=_constant,
+            object_pairs_hook=_once_each,
+        )
     except RecursionError:
         raise Invalid("too_deep", f"The {source} nests deeper than {MAX_DEPTH} levels.") from None
     except json.JSONDecodeError:

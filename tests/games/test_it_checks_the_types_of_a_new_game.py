@@ -69,6 +69,12 @@ DUEL = {"mode": "parlor", "players": 2, "seats": ["bot:casual"]}
         ({"rounds": 1}, "bad_options", "rounds takes"),
         ({"mode": "blitz", "rounds": "two"}, "bad_options", 'rounds takes "one"'),
         ({"colour": "red"}, "bad_options", "colour is not a field of a new game; they are mode,"),
+        (
+            {"clock": 30, "days": 3},
+            "bad_options",
+            "A game has a clock (seconds a turn) or days a move, not both",
+        ),
+        ({"mode": "r45", "clock": 60, "days": 1}, "bad_options", "A game has a clock"),
     ],
 )
 def test_a_wrong_field_is_a_400_naming_it(change: dict[str, Any], code: str, message: str) -> None:
@@ -167,3 +173,16 @@ def test_a_bad_seat_or_a_number_out_of_range_is_refused_in_a_sentence_that_says_
     opening = post(Client(), "/api/games/", {"mode": "sandbox", "opening": 99, "name": "Gus"})
     assert opening.status_code == 400
     assert opening.json()["message"] == "opening must be a whole number from 0 to 60"
+
+
+def test_a_field_named_twice_is_a_400_and_no_game() -> None:
+    """The last of two values is not taken in silence ({"players": 2, "players": 3})."""
+    body = '{"mode": "parlor", "name": "Gus", "players": 2, "players": 3}'
+    answer = Client().post("/api/games/", body, content_type="application/json")
+
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "error": "duplicate_field",
+        "message": "players is named more than once; name each field once.",
+    }
+    assert not Game.objects.exists()

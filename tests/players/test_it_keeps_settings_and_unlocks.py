@@ -100,3 +100,23 @@ def test_the_account_page_shows_locked_choices_and_saves_by_form(django_user_mod
     assert saved.status_code == 302 and PlayerProfile.of(ann).board["felt"] == "wine"
     assert locked.status_code == 403 and PlayerProfile.of(ann).board["felt"] == "wine"
     assert Client().get("/api/me/settings").status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"setings": {"felt": "blue"}}, "setings is not a field of the settings; they are"),
+        ({"settings": {"felt": "blue"}, "adopt": "x"}, "adopt takes true or false; it came as"),
+    ],
+)
+def test_a_misspelt_field_or_a_wrong_adopt_is_refused(
+    django_user_model: Any, body: dict[str, Any], message: str
+) -> None:
+    """Not read as an empty change (a misspelt field) or as true (any text)."""
+    (ann,) = make_users(django_user_model, "ann")
+
+    answer = post(signed_in(ann), body)
+
+    assert answer.status_code == 400 and answer.json()["error"] == "bad_settings"
+    assert answer.json()["message"].startswith(message)
+    assert not PlayerProfile.of(ann).board
