@@ -19,7 +19,7 @@ from rummi_site.retry import idempotent
 
 from . import services
 from .errors import Conflict, Forbidden, Invalid, refuse_other_fields, sent_as
-from .identity import become_guest, identity_of
+from .identity import become_guest, identity_of, seated_identity
 from .models import Game
 from .modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, GUIDES, LIVE_CLOCKS, TARGET_SCORES, TILE_SETS
 from .review import best_play, hints_allowed
@@ -84,11 +84,22 @@ def game_end(request: HttpRequest, gid: str) -> JsonResponse:
 @limited("create")
 def game_rematch(request: HttpRequest, gid: str) -> JsonResponse:
     """Ask for or accept a rematch; answers the new game's address and the rematch's state."""
-    read_body(request)
-    viewer = identity_of(request)
+    refuse_other_fields(read_body(request), (), "bad_field", "a rematch")
+    # A signed-in player sits down under the name every page shows for them, as at create.
+    viewer = seated_identity(request)
     new = services.offer_rematch(gid, viewer)
     state = services.rematch_state(get_game(gid), viewer)
     return JsonResponse({"gid": new.public_id, "url": new.get_absolute_url(), **state})
+
+
+@require_POST
+@json_errors
+def game_leave(request: HttpRequest, gid: str) -> JsonResponse:
+    """Leave a table waiting for players: the creator closes it, anyone else gives their seat
+    back (its invite link takes a new player), a rematch offer is called off."""
+    refuse_other_fields(read_body(request), (), "bad_field", "leaving a table")
+    closed = services.leave_table(gid, identity_of(request))
+    return JsonResponse({"gid": gid, "closed": closed})
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -175,6 +186,12 @@ def new_game_options(body: dict[str, Any]) -> dict[str, Any]:
     if body.get("rounds") not in (None, "", "one", "target"):
         raise Invalid("bad_options", f"rounds takes {NEW_GAME['rounds'][1]}.")
     body = {key: value for key, value in body.items() if value is not None}  # null: left out
+    if body.get("clock") not in (None, "") and body.get("days") not in (None, ""):
+        raise Invalid(
+            "bad_options",
+            "A game has a clock (seconds a turn) or days a move, not both: "
+            "send clock for a live game, days for a correspondence game.",
+        )
     info = GUIDES.get(body.get("mode") or "parlor")
     if info is None:
         return body  # a mode no family plays: the services say which there are

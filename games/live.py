@@ -104,6 +104,16 @@ def rematch_lapsed(gid: str, rematch_of: str) -> None:
     push.send(group_name(gid), {"type": "game.update", "frames": frames})
 
 
+def table_closed(gid: str, reason: str) -> None:
+    """Tell every page open on the waiting table ``gid`` that it closed (its game is gone):
+    ``cancelled`` by its creator, or ``unfilled`` in time."""
+    if get_channel_layer() is None:
+        return
+    text = json.dumps({"type": "closed", "gid": gid, "reason": reason}, separators=(",", ":"))
+    frames = {SPECTATOR: text, **{str(seat): text for seat in range(ALL_SEATS)}}
+    push.send(group_name(gid), {"type": "game.update", "frames": frames})
+
+
 def _sealed_frame(frame: dict[str, Any]) -> dict[str, Any]:
     events = [{**e, "event": without_seed(e["event"])} for e in frame["events"]]
     return {**frame, "view": without_seed(frame["view"]), "events": events}

@@ -99,6 +99,12 @@ def tell_rematch_lapsed(sender: Any, gid: str, rematch_of: str, **kwargs: Any) -
     live.rematch_lapsed(gid, rematch_of)
 
 
+@receiver(signals.table_closed, sender=Game, dispatch_uid="games.table_closed")
+@_logged
+def tell_table_closed(sender: Any, gid: str, reason: str, **kwargs: Any) -> None:
+    live.table_closed(gid, reason)
+
+
 @receiver(user_logged_in, dispatch_uid="games.adopt_guest")
 def adopt_guest(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     """The one sign-in receiver: the guest's seats first, then everything else."""

@@ -18,6 +18,9 @@ Every signal's sender is :class:`games.models.Game`; the arguments are keywords:
   one per seat, written in the transaction of the final event.
 * ``rematch_lapsed``: ``gid``, ``rematch_of`` (the finished game's gid): a rematch offer
   was not accepted in time and its waiting game was deleted (services.expire_rematches).
+* ``table_closed``: ``gid``, ``reason`` (``cancelled`` or ``unfilled``): a table waiting for
+  players was closed by its creator, or by nobody taking its seats in time, and its game was
+  deleted (services.leave_table, services.expire_waiting_tables).
 * ``guest_adopted``: ``guest_key``, ``user``: a guest signed in and their seats are now the
   user's; apps move the guest's other rows on this (puzzles: attempts and rating).
 * ``tournament_finished``: ``tournament_id``, ``name``, ``places`` (``[(user_id, rank), ...]``
@@ -42,6 +45,7 @@ turn_started = Signal()
 round_ended = Signal()
 game_finished = Signal()
 rematch_lapsed = Signal()
+table_closed = Signal()
 guest_adopted = Signal()
 tournament_finished = Signal()
 puzzle_solved = Signal()

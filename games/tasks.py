@@ -173,3 +173,12 @@ def expire_rematches() -> int:
     if lapsed:
         log.info("rematch offers lapsed: %s", ", ".join(lapsed))
     return len(lapsed)
+
+
+@shared_task(ignore_result=True, soft_time_limit=30, time_limit=60)
+def expire_waiting_tables() -> int:
+    """Close the tables nobody filled in time (beat, every minute); the number closed."""
+    closed = services.expire_waiting_tables()
+    if closed:
+        log.info("waiting tables closed unfilled: %s", ", ".join(closed))
+    return len(closed)

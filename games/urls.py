@@ -24,7 +24,9 @@ urlpatterns = [
     path("api/games/<segment:gid>/end", api.game_end, name="api_end"),
     path("api/games/<segment:gid>/rematch", api.game_rematch, name="api_rematch"),
     path("api/games/<segment:gid>/away", api.game_away, name="api_away"),
+    path("api/games/<segment:gid>/leave", api.game_leave, name="api_leave"),
     path("g/<segment:gid>/rematch", views.rematch, name="rematch"),
+    path("g/<segment:gid>/leave", views.leave, name="leave"),
     path("api/games/<segment:gid>/<segment:action>", api.game_action, name="api_action"),
     path("internal/frames", api.relayed_frames, name="relayed_frames"),
 ]

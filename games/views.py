@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
@@ -20,7 +21,7 @@ from . import services
 from .api import invites
 from .errors import DomainError
 from .forms import JoinForm, NewGameForm, RematchForm
-from .identity import GUEST_NAME, become_guest, identity_of
+from .identity import GUEST_NAME, become_guest, identity_of, seated_identity
 from .models import Game, Seat, Status
 from .modes import guides
 from .review import hints_allowed
@@ -170,16 +171,35 @@ def rematch(request: HttpRequest, gid: str) -> HttpResponse:
     if not RematchForm(request.POST).is_valid():
         return render(request, "games/error.html", {"error": {"message": "Bad form."}}, status=400)
     try:
-        new = services.offer_rematch(gid, identity_of(request))
+        new = services.offer_rematch(gid, seated_identity(request))
     except DomainError as error:
         return render(request, "games/error.html", {"error": error.body}, status=status_of(error))
     return redirect(new)
+
+
+@require_http_methods(["POST"])
+def leave(request: HttpRequest, gid: str) -> HttpResponse:
+    """Leave a table waiting for players (the waiting room's button): the creator closes it,
+    anyone else gives their seat back; then the parlor, saying which."""
+    if not RematchForm(request.POST).is_valid():  # no fields: the CSRF token alone
+        return render(request, "games/error.html", {"error": {"message": "Bad form."}}, status=400)
+    try:
+        closed = services.leave_table(gid, identity_of(request))
+    except DomainError as error:
+        return render(request, "games/error.html", {"error": error.body}, status=status_of(error))
+    said = "You closed the table." if closed else "You left the table: your seat is open again."
+    messages.success(request, said)
+    return redirect("home")
 
 
 @require_safe
 def game_page(request: HttpRequest, gid: str) -> HttpResponse:
     game = Game.objects.filter(public_id=gid).first()
     if game is None:
+        closed = services.closed_table(gid)
+        if closed is not None:  # a table closed before it started says why
+            context = {"reason": closed}
+            return render(request, "games/closed.html", context, status=410)
         # A rematch offer that lapsed unaccepted says so, with the way back to its game.
         back = services.lapsed_rematch(gid)
         if back is None:
@@ -193,6 +213,9 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
         # invite links are its creator's (seat 0) to hand out, shown to nobody else.
         shown = invites(game) if game.listed or summary["me"] == 0 else []
         context = {"game": game, "summary": summary, "invites": shown, "me": summary["me"]}
+        mine = services.seat_of(game, viewer)
+        context["seated"] = mine is not None and mine.joined is not None
+        context["closes"] = game.created + services.waiting_open_for(game)
         if game.rematch_of is not None:
             context["rematch_of"] = game.rematch_of
             context["rematch"] = services.rematch_state(game.rematch_of, viewer)

@@ -613,6 +613,13 @@ CELERY_BEAT_SCHEDULE["expire-rematches"] = {
     "schedule": 60.0,
     "options": {"expires": 60.0},
 }
+# Tables nobody filled close (games.services.expire_waiting_tables: an hour for a live table, a
+# week for a correspondence one), so none waits in the lobby for ever.
+CELERY_BEAT_SCHEDULE["expire-waiting-tables"] = {
+    "task": "games.tasks.expire_waiting_tables",
+    "schedule": 60.0,
+    "options": {"expires": 60.0},
+}
 # The cache: Redis when REDIS_URL is set (the rate limits of rummi_site/limits.py count there,
 # shared by every web process), else memory, for the one web process of the embedded mode.
 if env_str("REDIS_URL"):

@@ -41,14 +41,17 @@ from .fairness import ABSENT_AFTER, judge, stand_in_seqs
 from .fairness import refresh_all as refresh_fair_play
 from .lobby import (
     adopt_guest_seats,
+    closed_table,
     create_game,
     create_seated_game,
     delete_unstarted,
     expire_rematches,
+    expire_waiting_tables,
     forget_player,
     game_seating,
     join_game,
     lapsed_rematch,
+    leave_table,
     live_game_of,
     offer_rematch,
     play_started,
@@ -63,6 +66,7 @@ from .lobby import (
     setup_from,
     start_if_full,
     unseal,
+    waiting_open_for,
 )
 from .moves import act, can_end, end_game, leave_all_games
 from .reading import (
@@ -120,7 +124,9 @@ __all__ = [
     "end_of_game",
     "events_after",
     "family_of",
+    "closed_table",
     "expire_rematches",
+    "expire_waiting_tables",
     "forget_player",
     "game_summary",
     "get_game",
@@ -128,8 +134,10 @@ __all__ = [
     "game_seating",
     "join_game",
     "lapsed_rematch",
+    "leave_table",
     "live_clocks",
     "live_game_of",
+    "waiting_open_for",
     "load_state",
     "lost_reviews",
     "moved_deadline",

@@ -38,8 +38,9 @@ def setup_from(options: Mapping[str, Any]) -> Setup:
 
 def live_game_of(viewer: Identity) -> Game | None:
     """The live clocked game (seconds a turn, not days a move) the viewer is seated in and
-    that is being played, if any (docs/fair-play.md "One live game at a time"); a game they
-    resigned is no longer theirs to play, though the others may play on."""
+    that is being played, or else a live table they sit at that waits for players, if any
+    (docs/fair-play.md "One live game at a time"); a game they resigned is no longer theirs to
+    play, though the others may play on."""
     if viewer.user_id is not None:
         mine = Seat.objects.filter(user_id=viewer.user_id)
     elif viewer.guest_key:
@@ -48,27 +49,38 @@ def live_game_of(viewer: Identity) -> Game | None:
         return None
     found = mine.filter(
         kind=SeatKind.HUMAN,
+        joined__isnull=False,
         resigned__isnull=True,
-        game__status=Status.PLAYING,
+        game__status__in=(Status.PLAYING, Status.WAITING),
         game__clock_seconds__isnull=False,
         game__correspondence_days__isnull=True,
     ).select_related("game")
-    seat = found.first()
+    # A game being played comes first: it is the one to finish.
+    seat = found.order_by("game__status").first()  # "playing" sorts before "waiting"
     return seat.game if seat is not None else None
 
 
 def refuse_a_second_live_game(viewer: Identity) -> None:
     """A person plays one live clocked game at a time: seeking, joining or creating another
-    while one is being played is refused with a sentence (a tournament's pairing never is)."""
+    while one is being played, or while they wait at a live table for players (both could fill
+    and start at once), is refused with a sentence (a tournament's pairing never is)."""
     playing = live_game_of(viewer)
-    if playing is not None:
-        # Resigning is offered only where the game's family has it.
-        how = "finish it (or resign it) first" if can_resign(playing) else "finish it first"
+    if playing is None:
+        return
+    if playing.status == Status.WAITING:
         raise Conflict(
             "live_game_running",
-            f"You are playing a live game already: {how}. Correspondence games are not limited.",
+            "You are waiting at a live table already: play it when it fills, or leave it first. "
+            "Correspondence games are not limited.",
             url=playing.get_absolute_url(),
         )
+    # Resigning is offered only where the game's family has it.
+    how = "finish it (or resign it) first" if can_resign(playing) else "finish it first"
+    raise Conflict(
+        "live_game_running",
+        f"You are playing a live game already: {how}. Correspondence games are not limited.",
+        url=playing.get_absolute_url(),
+    )
 
 
 def can_resign(game: Game) -> bool:
@@ -486,8 +498,9 @@ def rematch_state(game: Game, viewer: Identity) -> dict[str, Any]:
     An offer past its time is no offer (the sweep deletes it soon after)."""
     mine = seat_of(game, viewer)
     can = game.status == Status.FINISHED and mine is not None and mine.kind == SeatKind.HUMAN
-    # A game played for an occasion (a tournament's table) has none: its maker seats the next.
-    can = can and not game.occasion
+    # A game played for an occasion (a tournament's table) has none: its maker seats the next;
+    # nor one whose player deleted their account (their seat has nobody to keep it for).
+    can = can and not game.occasion and not _player_gone(game)
     new = Game.objects.filter(rematch_of=game).first()
     expires = rematch_expires(new) if new is not None else None
     waiting = new is not None and new.status == Status.WAITING
@@ -511,6 +524,14 @@ def rematch_state(game: Game, viewer: Identity) -> dict[str, Any]:
         "mine": bool(taken and taken.joined is not None),
         "expires": expires.isoformat() if waiting and expires is not None else None,
     }
+
+
+def _player_gone(game: Game) -> bool:
+    """Whether a person who sat at ``game`` has deleted their account (forget_player): their
+    seat belongs to nobody, so a rematch would open it to whoever holds its link."""
+    return any(
+        s.kind == SeatKind.HUMAN and s.user_id is None and not s.guest_key for s in game.seats.all()
+    )
 
 
 def _lapse(new: Game, old: Game) -> None:
@@ -577,6 +598,10 @@ def offer_rematch(gid: str, viewer: Identity) -> Game:
                 "no_rematch",
                 f"A game played for {old.occasion} has no rematch: its organiser seats the next.",
             )
+        if _player_gone(old):
+            raise Conflict(
+                "no_rematch", "A player of this game has deleted their account: it has no rematch."
+            )
         new = Game.objects.select_for_update().filter(rematch_of=old).first()
         if (
             new is not None
@@ -617,3 +642,83 @@ def offer_rematch(gid: str, viewer: Identity) -> Game:
             _take_seat(seat, viewer)
             start_if_full(new)
     return new
+
+
+# A table waiting for players (docs/design.md "Waiting tables"): its creator may close it, a
+# person seated there may leave it, and one whose seats nobody filled in time closes by itself,
+# so no table waits for ever in the lobby, nor holds its players' one live table.
+WAITING_OPEN_LIVE = timedelta(hours=1)
+WAITING_OPEN_CORRESPONDENCE = timedelta(days=7)
+# Why a table closed, as its address says for a week after (closed_table).
+CLOSED_BY_CREATOR, CLOSED_UNFILLED = "cancelled", "unfilled"
+
+
+def waiting_open_for(game: Game) -> timedelta:
+    """How long ``game`` may wait for players before it closes by itself."""
+    return WAITING_OPEN_CORRESPONDENCE if game.is_correspondence else WAITING_OPEN_LIVE
+
+
+def _close(game: Game, reason: str) -> None:
+    """Delete the waiting table ``game`` (locked by the caller); its address says why for a
+    week (closed_table), and after the commit the pages open on it are told (table_closed)."""
+    gid = game.public_id
+    game.delete()
+    cache.set(f"table-closed:{gid}", reason, LAPSED_REMEMBERED_S)
+    transaction.on_commit(lambda: signals.table_closed.send(Game, gid=gid, reason=reason))
+
+
+def closed_table(gid: str) -> str | None:
+    """Why the table ``gid`` closed before it started (in the last week), else None:
+    ``cancelled`` (its creator closed it) or ``unfilled`` (nobody took its seats in time)."""
+    reason = cache.get(f"table-closed:{gid}")
+    return reason if reason in (CLOSED_BY_CREATOR, CLOSED_UNFILLED) else None
+
+
+def leave_table(gid: str, viewer: Identity) -> bool:
+    """``viewer`` leaves the table ``gid`` that waits for players: the creator (seat 0) closes
+    it, anyone else's seat opens again for its invite link, and leaving a rematch offer calls
+    the rematch off. Whether the table closed. A game that has started is resigned instead."""
+    found = Game.objects.filter(public_id=gid).values_list("rematch_of_id", flat=True).first()
+    with transaction.atomic():
+        # The lock order of offer_rematch: the finished game first, then its rematch.
+        old = None
+        if found is not None:
+            old = Game.objects.select_for_update().filter(pk=found).first()
+        game = Game.objects.select_for_update().filter(public_id=gid).first()
+        if game is None:
+            raise NotFound("no_such_game", "There is no such game.")
+        if game.status != Status.WAITING:
+            raise Conflict(
+                "not_waiting",
+                "This game is under way or over: a game in play is resigned, not left.",
+            )
+        seat = seat_of(game, viewer)
+        if seat is None or seat.joined is None:
+            raise Forbidden("not_seated", "You have no seat at this table.")
+        if old is not None and game.rematch_of_id == old.pk:
+            _lapse(game, old)
+            return True
+        if seat.index == 0:
+            _close(game, CLOSED_BY_CREATOR)
+            return True
+        Seat.objects.filter(pk=seat.pk).update(user=None, guest_key="", name="", joined=None)
+        return False
+
+
+def expire_waiting_tables(now: datetime | None = None) -> list[str]:
+    """Close every table still waiting for players past ``waiting_open_for`` (rematch offers
+    lapse on their own clock: expire_rematches). The gids closed."""
+    now = now or timezone.now()
+    due = Game.objects.filter(status=Status.WAITING, rematch_of__isnull=True).filter(
+        Q(correspondence_days__isnull=True, created__lte=now - WAITING_OPEN_LIVE)
+        | Q(correspondence_days__isnull=False, created__lte=now - WAITING_OPEN_CORRESPONDENCE)
+    )
+    closed = []
+    for pk in due.values_list("pk", flat=True):
+        with transaction.atomic():
+            game = Game.objects.select_for_update().filter(pk=pk, status=Status.WAITING).first()
+            if game is None or game.created + waiting_open_for(game) > now:
+                continue  # filled (or closed) since
+            _close(game, CLOSED_UNFILLED)
+            closed.append(game.public_id)
+    return closed

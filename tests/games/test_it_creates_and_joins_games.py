@@ -169,7 +169,7 @@ def test_an_unlisted_games_invite_links_are_shown_to_its_creator_only(
         html = page(stranger)
         assert not any(token in html for token in tokens)
     assert "private" in page(Client())
-    listed = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
+    listed = services.create_game(viewer(outsider), {"mode": "parlor", "players": 2})
     token = listed.seats.get(index=1).invite_token
     assert token in Client().get(f"/g/{listed.public_id}/").content.decode()
 
@@ -226,6 +226,6 @@ def test_a_seated_guest_joining_again_under_another_name_keeps_their_name(alice:
     assert page.status_code == 302 and page["Location"] == f"/g/{game.public_id}/"
     assert guest.session["guest_name"] == "Dora"
     # Another table's link still takes the new name.
-    other = services.create_game(viewer(alice), {"mode": "parlor", "players": 2})
+    other = services.create_game(viewer(alice), {"mode": "parlor", "players": 2, "days": 3})
     assert post(guest, f"/api/join/{other.seats.get(index=1).invite_token}", {"name": "Eve"}).json()
     assert guest.session["guest_name"] == "Eve"

@@ -16,6 +16,8 @@ from games.api import invites
 from games.errors import Conflict, Forbidden
 from games.models import Game, Status
 from games.services.reading import timed_out_seats
+from players.account import delete_account
+from players.models import PlayerProfile
 
 from .conftest import client_for, key, post, viewer
 
@@ -176,3 +178,51 @@ def test_the_end_names_a_seat_that_timed_out(alice: Any, bob: Any) -> None:
     # first is the winner, not "timed out".
     assert lines[first]["timed_out"] == (lines[first]["place"] != 1)
     assert not lines[first]["resigned"] and not lines[other]["timed_out"]
+
+
+def test_a_rematch_seats_a_player_under_their_display_name(duel: Game, alice: Any) -> None:
+    """As at create and join: a signed-in player's shown name, not their username."""
+    game = _finish(duel, alice)
+    profile = PlayerProfile.of(alice)
+    profile.display_name = "Alice Wonder"
+    profile.save()
+
+    answer = post(client_for(alice), f"/api/games/{game.public_id}/rematch", {})
+
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["accepted"] == ["Alice Wonder"]
+    rematch = Game.objects.get(public_id=answer.json()["gid"])
+    assert rematch.seats.get(index=0).name == "Alice Wonder"
+
+
+def test_a_rematch_body_with_a_field_is_refused(duel: Game, alice: Any) -> None:
+    game = _finish(duel, alice)
+
+    answer = post(client_for(alice), f"/api/games/{game.public_id}/rematch", {"x": 1})
+
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "error": "bad_field",
+        "message": "x is not a field of a rematch; it takes none.",
+    }
+    assert not Game.objects.filter(rematch_of=game).exists()
+
+
+def test_no_rematch_once_a_player_has_deleted_their_account(
+    duel: Game, alice: Any, bob: Any
+) -> None:
+    """The deleted player's seat belongs to nobody: a rematch would open it to any stranger."""
+    game = _finish(duel, alice)
+    delete_account(bob)
+
+    answer = post(client_for(alice), f"/api/games/{game.public_id}/rematch", {})
+
+    assert answer.status_code == 409
+    assert answer.json()["message"] == (
+        "A player of this game has deleted their account: it has no rematch."
+    )
+    assert (
+        client_for(alice).get(f"/api/games/{game.public_id}/end").json()["rematch"]["can_offer"]
+        is False
+    )
+    assert not Game.objects.filter(rematch_of=game).exists()

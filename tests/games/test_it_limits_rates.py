@@ -27,7 +27,8 @@ def limit_of(group: str) -> int:
 
 def test_creating_games_past_the_limit_is_refused_with_retry_after(alice: Any, bob: Any) -> None:
     client = client_for(alice)
-    body = {"mode": "parlor", "players": 2, "listed": False}
+    # Correspondence tables: a person waits at one live table at a time (docs/fair-play.md).
+    body = {"mode": "parlor", "players": 2, "listed": False, "days": 3}
     answers = [post(client, "/api/games/", body) for _ in range(limit_of("create") + 3)]
 
     assert [a.status_code for a in answers[: limit_of("create")]] == [201] * limit_of("create")

@@ -225,7 +225,8 @@ def test_the_api_and_the_form_mark_a_game_rated(django_user_model: Any) -> None:
     client.force_login(ann)
 
     made = client.post("/api/games/", {"rated": True}, content_type="application/json")
-    form = client.post("/games/new", {"mode": "parlor", "players": 2, "rated": "on"})
+    # A second live table would wait beside the first (docs/fair-play.md): by correspondence.
+    form = client.post("/games/new", {"mode": "parlor", "players": 2, "rated": "on", "days": 3})
 
     assert made.status_code == 201 and form.status_code == 302
     assert Game.objects.filter(rated=True).count() == 2
