@@ -253,7 +253,8 @@ def read_body(request: HttpRequest) -> dict[str, Any]:
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
-        length = 0
+        # Django would read it again for the body, and fail there with a 500.
+        raise Invalid("bad_length", "The Content-Length header is not a whole number.") from None
     if length > MAX_BYTES:
         raise TooLarge("too_large", f"The request is larger than {MAX_BYTES // 1024} KB.")
     try:

@@ -4,7 +4,9 @@ import re
 
 from django.conf import settings
 from django.contrib import admin
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import include, path, re_path
+from django.views.decorators.http import require_safe
 from django.views.generic import RedirectView
 from django.views.static import serve
 
@@ -33,16 +35,22 @@ urlpatterns = [
     path("", include("matchmaking.urls")),
     path("", include("games.urls")),
 ]
+
+
 # Uploaded avatars (PNG files the site wrote itself, players/avatars.py), served by the site
 # for `make run`, which has no proxy in front and runs with DEBUG off; behind a proxy the proxy
 # serves MEDIA_ROOT before a request reaches the site (docs/deploy.md).
-urlpatterns += [
-    re_path(
-        rf"^{re.escape(settings.MEDIA_URL.lstrip('/'))}(?P<path>.+)$",
-        serve,
-        {"document_root": settings.MEDIA_ROOT},
-    )
-]
+@require_safe
+def media(request: HttpRequest, path: str) -> HttpResponse:
+    """An uploaded file, or 404 for any name the file system will not open (one longer than it
+    allows was a 500); GET and HEAD only."""
+    try:
+        return serve(request, path, document_root=settings.MEDIA_ROOT)
+    except OSError:
+        raise Http404("No such file.") from None
+
+
+urlpatterns += [re_path(rf"^{re.escape(settings.MEDIA_URL.lstrip('/'))}(?P<path>.+)$", media)]
 
 # allauth's rate limits (sign-up, sign-in, password resets) answer with the site's 429 page and
 # Retry-After, as the site's own limits do (accounts/limits.py, rummi_site/limits.py).

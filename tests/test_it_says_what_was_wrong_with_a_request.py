@@ -166,3 +166,14 @@ def test_a_media_path_leaving_its_folder_is_refused_on_one_line(log_start: int) 
     assert "That file path is not allowed" in page.content.decode()
     line = _one_line(log_start, "SuspiciousFileOperation")
     assert "WARNING" in line and "/media/../../etc/passwd" in line
+
+
+@override_settings(DEBUG=False)
+def test_a_media_name_too_long_for_the_file_system_is_a_404(log_start: int) -> None:
+    """It was a 500 (OSError: file name too long); the media address reads only, too."""
+    long = "/media/" + "a" * 256
+
+    assert Client().get(long).status_code == 404
+    assert Client().head(long).status_code == 404
+    assert Client().post(long).status_code == 405
+    assert Client().get("/media/avatars/nobody.png").status_code == 404

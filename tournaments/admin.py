@@ -21,7 +21,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from games.errors import DomainError
+from games.errors import DomainError, NotFound
 from games.modes import BOT_STRENGTHS
 
 from . import services
@@ -82,6 +82,14 @@ class ReasonForm(forms.Form):
         help_text="Shown on the tournament's page and kept in the game's record.",
         widget=forms.TextInput(attrs={"size": 60, "autofocus": True}),
     )
+
+
+def _tournament_or_404(tid: int) -> Tournament:
+    """The tournament of an admin page's address, or the admin's 404 (an id typed or stale)."""
+    try:
+        return services.get(tid)
+    except NotFound:
+        raise Http404("There is no such tournament.") from None
 
 
 def _run(model_admin: admin.ModelAdmin, request: HttpRequest, done: str, call: Any) -> bool:
@@ -228,7 +236,7 @@ class TournamentAdmin(admin.ModelAdmin):
         return own + super().get_urls()
 
     def add_player_view(self, request: HttpRequest, tid: int) -> HttpResponse:
-        t = services.get(tid)
+        t = _tournament_or_404(tid)
         form = AddPlayerForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             username, bot = form.cleaned_data["username"], form.cleaned_data["bot"]
@@ -255,7 +263,7 @@ class TournamentAdmin(admin.ModelAdmin):
         """The change page's Start, Pause, Resume and Cancel buttons: the same services as the
         changelist's actions, each kept in the tournament's history by those services. Cancel
         asks for its reason first."""
-        t = services.get(tid)
+        t = _tournament_or_404(tid)
         if not self.has_change_permission(request, t):
             raise PermissionDenied
         back = HttpResponseRedirect(reverse("admin:tournaments_tournament_change", args=[tid]))

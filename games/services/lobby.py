@@ -387,8 +387,17 @@ def join_game(viewer: Identity, token: str) -> Game:
             return game
         if game.clock_seconds is not None and game.correspondence_days is None:
             refuse_a_second_live_game(viewer)
-        # A seat kept for a rematch's player is theirs alone (offer_rematch).
+        # A seat kept for a rematch's player is theirs alone (offer_rematch). A listed table's
+        # seats are anyone's, so a link whose seat was taken seats its holder in another; an
+        # unlisted table's links were handed out one to a person, and a used one must not take
+        # the seat another invitee's link holds.
         if not seat.is_open or seat.reserved:
+            if not game.listed and not seat.reserved:
+                raise Conflict(
+                    "seat_taken",
+                    "Someone has taken this invite's seat already: "
+                    "ask the player who made the table for another link.",
+                )
             seat = next(  # type: ignore[assignment]
                 (s for s in game.seats.all() if s.is_open and not s.reserved), None
             )

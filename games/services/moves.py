@@ -37,6 +37,10 @@ def act(gid: str, viewer: Identity, name: str, body: dict[str, Any]) -> dict[str
     key = body.get("key")
     if not isinstance(key, str) or not 8 <= len(key) <= 80:
         raise Invalid("bad_key", "Each action needs an idempotency key (8-80 chars).")
+    if not (key.isascii() and key.isprintable()):
+        raise Invalid(
+            "bad_key", "An idempotency key is printable ASCII: letters, digits and punctuation."
+        )
     expected = body.get("expected_seq")
     if not isinstance(expected, int) or isinstance(expected, bool):
         raise Invalid("bad_seq", "Each action needs expected_seq, an integer.")

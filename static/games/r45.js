@@ -269,6 +269,12 @@ function statusText() {
   }
   const first = view.first_round ? " First round: draw and discard only." : "";
   if (!myTurn()) return `${name(view.turn)} to play.${first}`;
+  if (view.first_round) {
+    // The first round has two steps at most; the 15-tile player has taken already.
+    if (!view.taken) return "Your turn, first round: draw from the stack, then discard (no display yet).";
+    const train = view.train.length ? "" : ": the locomotive, which starts the train";
+    return `Your turn, first round: discard one tile${train} (no display yet).`;
+  }
   if (!view.taken) return `Your turn: draw from the stack, or take the last discard into a display.${first}`;
   if (view.opened_turn[ME] === view.turn_number) return "You displayed: now discard (the rest waits a round).";
   return `Your turn: display, stitch, borrow a joker or break the train, then discard.${first}`;

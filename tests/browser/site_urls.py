@@ -15,6 +15,7 @@ import threading
 import uuid
 from datetime import timedelta
 from typing import Any
+from unittest import mock
 
 from django.contrib.auth import get_user_model, login
 from django.core.exceptions import PermissionDenied
@@ -32,6 +33,7 @@ from games import tasks as games_tasks
 from games.engine.state import replay, state_to_record
 from games.identity import Identity
 from games.models import Game, Seat, SeatKind, Status
+from games.services import lobby
 from matchmaking import tasks as matchmaking
 from matchmaking.models import Seek, SeekStatus
 from rummi_site.urls import urlpatterns as site_patterns
@@ -124,9 +126,27 @@ def make_game(request: HttpRequest) -> JsonResponse:
     options = {"players": len(viewers), **spec.get("options", {})}
     # One live game at a time (docs/fair-play.md): the players' live games left over from the
     # tests before this one on the shared site are set aside, as if over, for a fresh table.
+    # The tables they wait at stay as they are (a walk visits a waiting table and a rematch
+    # offer beside their other games): the rule is not applied to a table made here.
     for viewer in viewers:
         while (left := services.live_game_of(viewer)) is not None:
+            if left.status == Status.WAITING:
+                break
             Game.objects.filter(pk=left.pk).update(status=Status.FINISHED, deadline=None)
+    with mock.patch.object(lobby, "refuse_a_second_live_game", lambda viewer: None):
+        game = _made(spec, viewers, options)
+    game.refresh_from_db()
+    if "racks" in spec and not _deal(game, spec):
+        # A bot that drew first has moved already: the deal cannot be set under its move.
+        return JsonResponse({"gid": game.public_id, "moved": True})
+    if spec.get("draws"):
+        # Each person draws once: a game resigned after this is not aborted (docs/fair-play.md).
+        game = _each_draws(game)
+    invites = [seat.invite_url for seat in game.seats.all() if seat.is_open]
+    return JsonResponse({"gid": game.public_id, "url": f"/g/{game.public_id}/", "invites": invites})
+
+
+def _made(spec: dict[str, Any], viewers: list[Identity], options: dict[str, Any]) -> Game:
     if "seed" in spec:
         # A given deal (hex), every seat taken at once: the people in ``players`` first, then
         # the bots of ``options["seats"]``; the game then plays the same moves every run.
@@ -141,15 +161,7 @@ def make_game(request: HttpRequest) -> JsonResponse:
         game = services.create_game(viewers[0], options)
         for index, viewer in enumerate(viewers[1:], start=1):
             services.join_game(viewer, game.seats.get(index=index).invite_token)
-    game.refresh_from_db()
-    if "racks" in spec and not _deal(game, spec):
-        # A bot that drew first has moved already: the deal cannot be set under its move.
-        return JsonResponse({"gid": game.public_id, "moved": True})
-    if spec.get("draws"):
-        # Each person draws once: a game resigned after this is not aborted (docs/fair-play.md).
-        game = _each_draws(game)
-    invites = [seat.invite_url for seat in game.seats.all() if seat.is_open]
-    return JsonResponse({"gid": game.public_id, "url": f"/g/{game.public_id}/", "invites": invites})
+    return game
 
 
 def _deal(game: Game, spec: dict[str, Any]) -> bool:

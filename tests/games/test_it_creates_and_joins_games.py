@@ -229,3 +229,25 @@ def test_a_seated_guest_joining_again_under_another_name_keeps_their_name(alice:
     other = services.create_game(viewer(alice), {"mode": "parlor", "players": 2, "days": 3})
     assert post(guest, f"/api/join/{other.seats.get(index=1).invite_token}", {"name": "Eve"}).json()
     assert guest.session["guest_name"] == "Eve"
+
+
+def test_an_unlisted_tables_used_link_does_not_take_another_invitees_seat(alice: Any) -> None:
+    """Each invite link is one person's: a link whose seat is taken does not seat its holder
+    in the seat the next invitee's link holds. A listed table's seats are anyone's: there a
+    taken link seats its holder in another open seat."""
+    private = services.create_game(
+        viewer(alice), {"mode": "parlor", "players": 3, "days": 3, "listed": False}
+    )
+    link = f"/api/join/{private.seats.get(index=1).invite_token}"
+    assert post(Client(), link, {"name": "Ann"}).status_code == 200
+
+    again = post(Client(), link, {"name": "Ben"})
+
+    assert again.status_code == 409 and again.json()["error"] == "seat_taken"
+    assert "ask the player who made the table for another link" in again.json()["message"]
+    assert private.seats.get(index=2).joined is None
+    listed = services.create_game(viewer(alice), {"mode": "parlor", "players": 3, "days": 3})
+    link = f"/api/join/{listed.seats.get(index=1).invite_token}"
+    assert post(Client(), link, {"name": "Ann"}).status_code == 200
+    assert post(Client(), link, {"name": "Ben"}).status_code == 200
+    assert listed.seats.get(index=2).name == "Ben"

@@ -396,6 +396,19 @@ def test_nul_in_names_and_keys_is_refused_and_stores_nothing(duel: Game) -> None
     assert not any("\x00" in name for name in Seat.objects.values_list("name", flat=True))
 
 
+@pytest.mark.parametrize("bad", ["abcdefgh\x07", "abc\ndefgh", "abcdéfgh", "abcdefgh\u202e"])
+def test_an_idempotency_key_is_printable_ascii(duel: Game, bad: str) -> None:
+    alice = Client()
+    alice.force_login(duel.seats.get(index=0).user)
+
+    answer = alice.post(
+        f"/api/games/{duel.public_id}/draw", {"key": bad, "expected_seq": duel.seq}, JSON
+    )
+
+    assert answer.status_code == 400 and answer.json()["error"] == "bad_key"
+    assert Game.objects.get(pk=duel.pk).seq == duel.seq
+
+
 def test_a_session_cookie_holding_a_nul_is_no_session() -> None:
     client = Client()
     client.cookies["sessionid"] = "abcdefgh\x00ijklmnop"
@@ -417,6 +430,26 @@ def test_a_form_upload_to_the_json_api_is_a_400(duel: Game) -> None:
     )
 
     assert answer.status_code == 400 and answer.json()["error"] == "bad_json"
+
+
+@pytest.mark.parametrize("length", ["abc", "1e3", "-"])
+def test_a_content_length_that_is_not_a_number_is_a_400(duel: Game, length: str) -> None:
+    """Django reads the header again for the body: that was a 500 (ValueError)."""
+    client = Client()
+    client.force_login(duel.seats.get(index=0).user)
+
+    answer = client.post(
+        f"/api/games/{duel.public_id}/draw",
+        data=b"{}",
+        content_type="application/json",
+        CONTENT_LENGTH=length,
+    )
+
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "error": "bad_length",
+        "message": "The Content-Length header is not a whole number.",
+    }
 
 
 # Rummy 45 moves whose fields have the wrong type: the action named by a list or an object

@@ -123,3 +123,14 @@ def test_the_form_leaves_an_unset_points_scheme_empty_and_says_entries(
     assert field and field.group(1).strip() == ""
     assert "Entrys" not in html and "entrys" not in html.lower()
     assert re.search(r"<h2[^>]*>\s*Entries\s*</h2>", html, re.I)
+
+
+@pytest.mark.parametrize("page", ["step", "add_player"])
+def test_an_unknown_tournament_is_the_admins_404(organiser: Client, page: str) -> None:
+    """An id typed or stale (a tournament deleted) was a 500: the service's NotFound went
+    uncaught."""
+    args = [999, "start"] if page == "step" else [999]
+    url = reverse(f"admin:tournaments_tournament_{page}", args=args)
+
+    assert organiser.get(url).status_code == 404
+    assert organiser.post(url).status_code == 404
