@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from games.engine.r45 import bots
 from games.engine.r45.state import Discard, Display, Draw, Stitch
@@ -156,8 +157,18 @@ def test_it_plays_rummy45_against_bots(new_page: Any, site: str) -> None:
             break
         assert view["phase"] == "play"
         if not view["taken"]:  # the first player holds 15 and lays the locomotive at once
+            if view["first_round"]:
+                expect(page.locator("#r45-status")).to_contain_text(
+                    "Your turn, first round: draw from the stack, then discard"
+                )
             page.click("#r45-draw")
             page.wait_for_function("r45.view.taken")
+        if view["first_round"]:
+            # Nothing but the discard: not the later turns' list of what may be done.
+            expect(page.locator("#r45-status")).to_contain_text(
+                "Your turn, first round: discard one tile"
+            )
+            assert "display, stitch" not in page.locator("#r45-status").inner_text()
         seq = page.evaluate("r45.client.seq")
         rack = page.evaluate("r45.view.rack")
         page.wait_for_function(
