@@ -24,6 +24,7 @@ from .forms import JoinForm, NewGameForm, RematchForm
 from .identity import GUEST_NAME, become_guest, identity_of, seated_identity
 from .models import Game, Seat, Status
 from .modes import guides
+from .names import shown_name
 from .review import hints_allowed
 from .services.teaching import BY_SLUG, LESSONS, teaching_steps
 
@@ -134,26 +135,35 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     viewer = identity_of(request)
     if services.seat_of(game, viewer) is not None:
         return redirect(game)
+
+    def page(context: dict[str, Any], status: int = 200) -> HttpResponse:
+        # A signed-in player sits under the name every page shows for them.
+        shown = shown_name(request.user) if request.user.is_authenticated else ""
+        context = {"game": game, "seated_as": shown, **context}
+        return render(request, "games/join.html", context, status=status)
+
+    refused = 409 if request.method == "POST" else 200
     if not _has_a_seat_to_take(game):
         # Every seat is taken (or kept for a rematch's player): the page says so, with the game
         # to watch once it is dealt, and no form to fill in for nothing.
-        status = 409 if request.method == "POST" else 200
-        return render(request, "games/join.html", {"game": game, "full": True}, status=status)
+        return page({"full": True}, refused)
+    if not game.listed and not seat.is_open and not seat.reserved:
+        # An unlisted table's links are one to a person: this one's seat is someone's now.
+        return page({"full": True, "taken": True}, refused)
     if request.method == "POST":
         form = JoinForm(request.POST)
         if not form.is_valid():
-            return render(request, "games/join.html", {"game": game, "form": form}, status=400)
+            return page({"form": form}, 400)
         try:
             viewer = become_guest(request, form.cleaned_data["name"] or viewer.name)
             services.join_game(viewer, token)
         except DomainError as error:
-            context = {"game": game, "form": form, "error": error.body}
-            if error.code == "game_full":  # taken by someone else meanwhile
-                context["full"] = True
-            return render(request, "games/join.html", context, status=status_of(error))
+            context = {"form": form, "error": error.body}
+            if error.code in ("game_full", "seat_taken"):  # taken by someone else meanwhile
+                context |= {"full": True, "taken": error.code == "seat_taken"}
+            return page(context, status_of(error))
         return redirect(game)
-    form = JoinForm(initial={"name": request.session.get(GUEST_NAME, "")})
-    return render(request, "games/join.html", {"game": game, "form": form})
+    return page({"form": JoinForm(initial={"name": request.session.get(GUEST_NAME, "")})})
 
 
 def _has_a_seat_to_take(game: Game) -> bool:

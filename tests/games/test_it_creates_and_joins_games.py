@@ -9,6 +9,7 @@ from games import services
 from games.errors import Conflict, DomainError, Invalid
 from games.identity import Identity
 from games.models import Game, Status
+from players.models import PlayerProfile
 from rummi_site.jsonapi import status_of
 
 from .conftest import client_for, post, viewer
@@ -251,3 +252,25 @@ def test_an_unlisted_tables_used_link_does_not_take_another_invitees_seat(alice:
     assert post(Client(), link, {"name": "Ann"}).status_code == 200
     assert post(Client(), link, {"name": "Ben"}).status_code == 200
     assert listed.seats.get(index=2).name == "Ben"
+
+
+def test_the_join_page_says_an_invites_seat_is_taken_and_names_the_display_name(
+    alice: Any, bob: Any
+) -> None:
+    private = services.create_game(
+        viewer(alice), {"mode": "parlor", "players": 3, "days": 3, "listed": False}
+    )
+    used, fresh = (f"/join/{private.seats.get(index=i).invite_token}/" for i in (1, 2))
+    Client().post(used, {"name": "Ann"})
+
+    page = Client().get(used).content.decode()
+    sent = Client().post(used, {"name": "Ben"})
+
+    assert "seat is taken</h1>" in page and "Take my seat" not in page
+    assert sent.status_code == 409 and "ask the player who made the table" in sent.content.decode()
+    profile = PlayerProfile.of(bob)
+    profile.display_name = "Bobby Tables"
+    profile.save()
+    assert "You will join as <strong>Bobby Tables</strong>" in (
+        client_for(bob).get(fresh).content.decode()
+    )
