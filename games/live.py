@@ -96,20 +96,21 @@ ALL_SEATS = 8
 def rematch_lapsed(gid: str, rematch_of: str) -> None:
     """Tell every page open on the waiting rematch ``gid`` that the offer lapsed (its game is
     gone), with the finished game's address to go back to."""
-    if get_channel_layer() is None:
-        return
     back = Game(public_id=rematch_of).get_absolute_url()
-    text = json.dumps({"type": "lapsed", "gid": gid, "back": back}, separators=(",", ":"))
-    frames = {SPECTATOR: text, **{str(seat): text for seat in range(ALL_SEATS)}}
-    push.send(group_name(gid), {"type": "game.update", "frames": frames})
+    _tell_every_page(gid, {"type": "lapsed", "gid": gid, "back": back})
 
 
 def table_closed(gid: str, reason: str) -> None:
     """Tell every page open on the waiting table ``gid`` that it closed (its game is gone):
     ``cancelled`` by its creator, or ``unfilled`` in time."""
+    _tell_every_page(gid, {"type": "closed", "gid": gid, "reason": reason})
+
+
+def _tell_every_page(gid: str, frame: dict[str, Any]) -> None:
+    """Send ``frame`` to every page open on the game ``gid``, each seat's and a spectator's."""
     if get_channel_layer() is None:
         return
-    text = json.dumps({"type": "closed", "gid": gid, "reason": reason}, separators=(",", ":"))
+    text = json.dumps(frame, separators=(",", ":"))
     frames = {SPECTATOR: text, **{str(seat): text for seat in range(ALL_SEATS)}}
     push.send(group_name(gid), {"type": "game.update", "frames": frames})
 
