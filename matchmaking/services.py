@@ -274,9 +274,18 @@ def tables_of(seeks: Sequence[Seek], now: datetime) -> list[list[Seek]]:
 def match(now: datetime | None = None) -> list[Game]:
     """Seat every open seek that can be seated now; the games made."""
     now = now or timezone.now()
+    seeks = list(Seek.objects.filter(status=SeekStatus.OPEN).order_by("created", "pk"))
+    # A seeker who has sat down at a live table since (made one, or joined one) is not seated
+    # in a second live game: their seek is withdrawn (docs/fair-play.md).
+    busy = games.live_players([s.user_id for s in seeks])
+    if busy:
+        Seek.objects.filter(status=SeekStatus.OPEN, user_id__in=busy).update(
+            status=SeekStatus.CANCELLED
+        )
     groups: dict[tuple[str, int], list[Seek]] = defaultdict(list)
-    for s in Seek.objects.filter(status=SeekStatus.OPEN).order_by("created", "pk"):
-        groups[(s.mode, s.players)].append(s)
+    for s in seeks:
+        if s.user_id not in busy:
+            groups[(s.mode, s.players)].append(s)
     made = []
     for seeks in groups.values():
         for table in tables_of(seeks, now):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -47,17 +47,30 @@ def live_game_of(viewer: Identity) -> Game | None:
         mine = Seat.objects.filter(guest_key=viewer.guest_key, user__isnull=True)
     else:
         return None
-    found = mine.filter(
+    found = _at_live_tables(mine).select_related("game")
+    # A game being played comes first: it is the one to finish.
+    seat = found.order_by("game__status").first()  # "playing" sorts before "waiting"
+    return seat.game if seat is not None else None
+
+
+def _at_live_tables(seats: Any) -> Any:
+    """Of ``seats``, those of a person at a live clocked table, being played or waiting for
+    players, that they have not resigned."""
+    return seats.filter(
         kind=SeatKind.HUMAN,
         joined__isnull=False,
         resigned__isnull=True,
         game__status__in=(Status.PLAYING, Status.WAITING),
         game__clock_seconds__isnull=False,
         game__correspondence_days__isnull=True,
-    ).select_related("game")
-    # A game being played comes first: it is the one to finish.
-    seat = found.order_by("game__status").first()  # "playing" sorts before "waiting"
-    return seat.game if seat is not None else None
+    )
+
+
+def live_players(user_ids: Sequence[int]) -> set[int]:
+    """Which of these accounts sit at a live table, being played or waiting for players (one
+    query): matchmaking seats none of them in another (docs/fair-play.md)."""
+    seats = _at_live_tables(Seat.objects.filter(user_id__in=user_ids))
+    return set(seats.values_list("user_id", flat=True))
 
 
 def refuse_a_second_live_game(viewer: Identity) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from games import services as games
 from games.models import Game, SeatKind, Status
 from matchmaking import services, tasks
 from matchmaking.models import Seek
@@ -171,3 +172,20 @@ def test_beat_seats_a_seeker_whose_bot_wait_has_passed(alice: Any, settings: Any
     assert beat["task"] == tasks.match.name and beat["schedule"] <= 5
     assert tasks.match() == 1
     assert services.status(viewer(alice))["status"] == "matched"
+
+
+def test_a_seeker_who_sat_down_at_a_live_table_since_is_not_seated_again(
+    alice: Any, bob: Any, carol: Any
+) -> None:
+    """One live game at a time (docs/fair-play.md): alice seeks, then makes a live table of
+    her own; when bob's seek would meet hers, hers is withdrawn instead of seating her twice."""
+    services.seek(viewer(alice), duel())
+    table = games.create_game(viewer(alice), {"mode": "parlor", "players": 2})
+    # A correspondence table is not her live game: carol's seek still meets bob's.
+    games.create_game(viewer(carol), {"mode": "parlor", "players": 2, "days": 3})
+
+    assert services.seek(viewer(bob), duel())["status"] == "open"
+    assert services.status(viewer(alice))["status"] == "none"
+    assert Seek.objects.get(user=alice).status == "cancelled"
+    assert list(Game.objects.exclude(pk=table.pk).filter(status=Status.PLAYING)) == []
+    assert services.seek(viewer(carol), duel())["status"] == "matched"
