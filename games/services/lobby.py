@@ -661,6 +661,9 @@ def offer_rematch(gid: str, viewer: Identity) -> Game:
         new = Game.objects.select_for_update().get(pk=new.pk)
         seat = new.seats.get(index=mine.index)
         if seat.joined is None and new.status == Status.WAITING:
+            if new.clock_seconds is not None and new.correspondence_days is None:
+                # As for any live table: not while at another (an offer made here is undone).
+                refuse_a_second_live_game(viewer)
             _take_seat(seat, viewer)
             start_if_full(new)
     return new

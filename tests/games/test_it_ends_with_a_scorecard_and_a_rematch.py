@@ -226,3 +226,22 @@ def test_no_rematch_once_a_player_has_deleted_their_account(
         is False
     )
     assert not Game.objects.filter(rematch_of=game).exists()
+
+
+def test_a_live_rematch_is_refused_to_a_player_at_another_live_table(
+    duel: Game, alice: Any, bob: Any
+) -> None:
+    """Accepting would seat alice in two live games at once (docs/fair-play.md)."""
+    game = _finish(duel, alice)
+    other = services.create_game(viewer(alice), {"mode": "parlor", "seats": ["bot:casual"]})
+    offer = services.offer_rematch(game.public_id, viewer(bob))
+
+    answer = post(client_for(alice), f"/api/games/{game.public_id}/rematch", {})
+
+    assert answer.status_code == 409 and answer.json()["error"] == "live_game_running"
+    assert answer.json()["url"] == other.get_absolute_url()
+    assert Game.objects.get(pk=offer.pk).seats.get(index=0).joined is None
+    # Asking first is refused the same way, and makes nothing.
+    services.leave_table(offer.public_id, viewer(bob))
+    assert post(client_for(alice), f"/api/games/{game.public_id}/rematch", {}).status_code == 409
+    assert not Game.objects.filter(rematch_of=game).exists()
