@@ -1,6 +1,6 @@
 """A table waiting for players is closed by its creator from the waiting page, and the player
-who joined it, waiting on that page, is told at once over its socket (docs/design.md "Waiting
-tables"); the creator, back in the parlor, is told too and may make another live table."""
+who joined it, waiting on that page, is told at once over its socket
+(docs/design.md "Waiting tables"); the creator, back in the parlor, is told too."""
 
 from __future__ import annotations
 
