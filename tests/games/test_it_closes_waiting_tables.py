@@ -225,7 +225,7 @@ def test_leaving_a_rematch_offer_calls_it_off(alice: Any, bob: Any) -> None:
     assert client_for(bob).get(offer.get_absolute_url()).status_code == 410
 
 
-def test_only_the_first_refusal_names_the_waiting_table(alice: Any) -> None:
+def test_a_game_being_played_is_named_before_a_waiting_table(alice: Any) -> None:
     """A game being played comes before a table waiting: it is the one to finish."""
     waiting = services.create_game(viewer(alice), {**LIVE, "days": 3})
     assert services.live_game_of(viewer(alice)) is None
