@@ -106,6 +106,12 @@ def table_closed(gid: str, reason: str) -> None:
     _tell_every_page(gid, {"type": "closed", "gid": gid, "reason": reason})
 
 
+def seats_changed(gid: str) -> None:
+    """Tell every page open on the waiting table ``gid`` that a seat was taken or given back,
+    so that each shows who sits there now without waiting for its next reload."""
+    _tell_every_page(gid, {"type": "seats", "gid": gid})
+
+
 def _tell_every_page(gid: str, frame: dict[str, Any]) -> None:
     """Send ``frame`` to every page open on the game ``gid``, each seat's and a spectator's."""
     if get_channel_layer() is None:

@@ -105,6 +105,12 @@ def tell_table_closed(sender: Any, gid: str, reason: str, **kwargs: Any) -> None
     live.table_closed(gid, reason)
 
 
+@receiver(signals.seats_changed, sender=Game, dispatch_uid="games.seats_changed")
+@_logged
+def tell_seats_changed(sender: Any, gid: str, **kwargs: Any) -> None:
+    live.seats_changed(gid)
+
+
 @receiver(user_logged_in, dispatch_uid="games.adopt_guest")
 def adopt_guest(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     """The one sign-in receiver: the guest's seats first, then everything else."""

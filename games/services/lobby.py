@@ -420,7 +420,15 @@ def join_game(viewer: Identity, token: str) -> Game:
             refuse_a_name_at_the_table(game, viewer.name)
         _take_seat(seat, viewer)
         start_if_full(game)
+        if game.status == Status.WAITING:
+            _tell_seats_changed(game.public_id)
     return game
+
+
+def _tell_seats_changed(gid: str) -> None:
+    """After the commit, the pages open on the waiting table ``gid`` are told its seats
+    changed (a game that starts tells them with its first frame instead)."""
+    transaction.on_commit(lambda: signals.seats_changed.send(Game, gid=gid))
 
 
 # What may keep a game asked for rated from being rated, each check given by the app that
@@ -727,6 +735,7 @@ def leave_table(gid: str, viewer: Identity) -> bool:
             _close(game, CLOSED_BY_CREATOR)
             return True
         Seat.objects.filter(pk=seat.pk).update(user=None, guest_key="", name="", joined=None)
+        _tell_seats_changed(game.public_id)
         return False
 
 

@@ -1,6 +1,7 @@
 """A table waiting for players is closed by its creator from the waiting page, and the player
 who joined it, waiting on that page, is told at once over its socket
-(docs/design.md "Waiting tables"); the creator, back in the parlor, is told too."""
+(docs/design.md "Waiting tables"); the creator, back in the parlor, is told too. Before that,
+the creator's page shows the guest sit down as soon as they do."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def test_the_creator_closes_the_table_and_the_joined_player_is_told(
     host.wait_for_url("**/g/*/")
     assert "Unfilled, the table closes at" in host.locator(".waiting-intro").inner_text()
     link = host.locator("#invite-1").input_value()
+    host.wait_for_selector("html[data-live=open]")
 
     guest = new_page()
     guest.goto(link)
@@ -32,6 +34,10 @@ def test_the_creator_closes_the_table_and_the_joined_player_is_told(
     guest.wait_for_url("**/g/*/")
     guest.wait_for_selector("html[data-live=open]")
     assert guest.get_by_role("button", name="Leave this table").is_visible()
+    # The creator's page shows the guest seated at once (a seats note on its socket), well
+    # before its own 30 s reload.
+    host.locator(".seat-list li", has_text="Seat 2: Wanda").wait_for(timeout=15_000)
+    assert host.locator(".seat-list").inner_text().count("open") == 1
 
     # On a phone the waiting page keeps its button and closing time on the screen.
     host.set_viewport_size({"width": 390, "height": 844})
