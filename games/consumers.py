@@ -83,9 +83,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         """Handle a message without Channels' per-message hop to the database thread.
 
         Channels runs ``close_old_connections`` in the database thread before every message a
-        consumer handles: one thread hop per frame per socket. Here only ``connect`` and
-        ``_act`` touch the database, each through ``database_sync_to_async``, which closes old
-        connections itself, inside its own hop.
+        consumer handles: one thread hop per frame per socket. Here only ``connect``, ``_act``
+        and ``_rekey`` (when a seat changes hands) touch the database, each in its own hop,
+        which closes old connections itself.
         """
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -204,7 +204,17 @@ class GameConsumer(AsyncWebsocketConsumer):
             except DomainError as error:
                 return {**reply, "status": status_of(error), **error.body}, frames
 
+    @database_sync_to_async
+    def _rekey(self) -> None:
+        """Look the viewer's seat up again: a seat changed hands (live.seats_changed)."""
+        game = Game.objects.filter(public_id=self.gid).first()
+        seat = seat_of(game, self.viewer) if game is not None else None
+        self.viewer_key = str(seat.index) if seat is not None else SPECTATOR
+
     async def game_update(self, message: dict[str, Any]) -> None:
+        if message.get("rekey"):
+            # Before the frames that follow (a group's messages reach a socket in order).
+            await self._rekey()
         text = message["frames"].get(self.viewer_key)
         if text is not None:
             await self.send(text_data=text)

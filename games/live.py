@@ -106,19 +106,29 @@ def table_closed(gid: str, reason: str) -> None:
     _tell_every_page(gid, {"type": "closed", "gid": gid, "reason": reason})
 
 
-def seats_changed(gid: str) -> None:
-    """Tell every page open on the waiting table ``gid`` that a seat was taken or given back,
-    so that each shows who sits there now without waiting for its next reload."""
-    _tell_every_page(gid, {"type": "seats", "gid": gid})
+def seats_changed(gid: str, waiting: bool) -> None:
+    """A seat of game ``gid`` changed hands: every socket open on it looks up its viewer's seat
+    again before its next frame (``rekey``), so a seat's frames, its rack in them, reach only
+    whoever sits there now (a player who left or was replaced by a bot watches as anyone
+    else). The pages open on a table still ``waiting`` are told, to show who sits where."""
+    note = {"type": "seats", "gid": gid} if waiting else None
+    _tell_every_page(gid, note, rekey=True)
 
 
-def _tell_every_page(gid: str, frame: dict[str, Any]) -> None:
-    """Send ``frame`` to every page open on the game ``gid``, each seat's and a spectator's."""
+def _tell_every_page(gid: str, frame: dict[str, Any] | None, rekey: bool = False) -> None:
+    """Send ``frame`` to every page open on the game ``gid``, each seat's and a spectator's
+    (none: nothing is sent to the pages); with ``rekey`` each socket first looks up its
+    viewer's seat again (games/consumers.py)."""
     if get_channel_layer() is None:
         return
-    text = json.dumps(frame, separators=(",", ":"))
-    frames = {SPECTATOR: text, **{str(seat): text for seat in range(ALL_SEATS)}}
-    push.send(group_name(gid), {"type": "game.update", "frames": frames})
+    frames: dict[str, str] = {}
+    if frame is not None:
+        text = json.dumps(frame, separators=(",", ":"))
+        frames = {SPECTATOR: text, **{str(seat): text for seat in range(ALL_SEATS)}}
+    message: dict[str, Any] = {"type": "game.update", "frames": frames}
+    if rekey:
+        message["rekey"] = True
+    push.send(group_name(gid), message)
 
 
 def _sealed_frame(frame: dict[str, Any]) -> dict[str, Any]:

@@ -107,8 +107,8 @@ def tell_table_closed(sender: Any, gid: str, reason: str, **kwargs: Any) -> None
 
 @receiver(signals.seats_changed, sender=Game, dispatch_uid="games.seats_changed")
 @_logged
-def tell_seats_changed(sender: Any, gid: str, **kwargs: Any) -> None:
-    live.seats_changed(gid)
+def tell_seats_changed(sender: Any, gid: str, waiting: bool, **kwargs: Any) -> None:
+    live.seats_changed(gid, waiting)
 
 
 @receiver(user_logged_in, dispatch_uid="games.adopt_guest")

@@ -21,8 +21,10 @@ Every signal's sender is :class:`games.models.Game`; the arguments are keywords:
 * ``table_closed``: ``gid``, ``reason`` (``cancelled`` or ``unfilled``): a table waiting for
   players was closed by its creator, or by nobody taking its seats in time, and its game was
   deleted (services.leave_table, services.expire_waiting_tables).
-* ``seats_changed``: ``gid``: a player took or gave back a seat at a table that still waits for
-  players (services.join_game, services.leave_table); the pages open on it show the seats again.
+* ``seats_changed``: ``gid``, ``waiting``: a player took or gave back a seat
+  (services.join_game, services.leave_table), or a bot took over an away player's
+  (services.settle_away_seat): the sockets open on the game look up their viewers' seats
+  again, and the pages open on a table that still waits (``waiting``) show its seats again.
 * ``guest_adopted``: ``guest_key``, ``user``: a guest signed in and their seats are now the
   user's; apps move the guest's other rows on this (puzzles: attempts and rating).
 * ``tournament_finished``: ``tournament_id``, ``name``, ``places`` (``[(user_id, rank), ...]``

@@ -247,11 +247,15 @@ def settle_away_seat(gid: str, viewer: Identity, seat: int, choice: str) -> dict
     mine = seat_of(game, viewer)
     if mine is None or mine.kind != SeatKind.HUMAN or mine.index == seat:
         raise Forbidden("not_seated", "Only the other players at the table can decide this.")
+    not_away = Conflict("not_away", "That player has not missed enough turns to be replaced.")
     if seat not in away_seats(game):
-        raise Conflict("not_away", "That player has not missed enough turns to be replaced.")
-    away = game.seats.get(index=seat)
+        raise not_away
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
+        # Again under the lock: the player may have moved, or another player decided, since.
+        if seat not in away_seats(game):
+            raise not_away
+        away = game.seats.get(index=seat)
         if choice == "end":
             # As that player would resign themselves: through the one writer.
             family = family_of(game)
@@ -263,6 +267,8 @@ def settle_away_seat(gid: str, viewer: Identity, seat: int, choice: str) -> dict
             Seat.objects.filter(pk=away.pk).update(
                 kind=SeatKind.BOT, bot_strength="casual", name=f"{away.name} (casual bot)"[:40]
             )
+            # The player's open boards watch from now on, as anyone else (seat_of).
+            transaction.on_commit(lambda: signals.seats_changed.send(Game, gid=gid, waiting=False))
             state = load_state(game)
             turn = family_of(game).turn(state) if state is not None else None
             if turn is not None and not turn.finished and seat in turn.to_act:

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -76,7 +76,10 @@ def live_players(user_ids: Sequence[int]) -> set[int]:
 def refuse_a_second_live_game(viewer: Identity) -> None:
     """A person plays one live clocked game at a time: seeking, joining or creating another
     while one is being played, or while they wait at a live table for players (both could fill
-    and start at once), is refused with a sentence (a tournament's pairing never is)."""
+    and start at once), is refused with a sentence (a tournament's pairing never is). Called in
+    the transaction that seats them, it first waits for any other such transaction of theirs
+    (``hold_the_person``), so that two sent at once cannot both pass."""
+    hold_the_person(viewer)
     playing = live_game_of(viewer)
     if playing is None:
         return
@@ -94,6 +97,21 @@ def refuse_a_second_live_game(viewer: Identity) -> None:
         f"You are playing a live game already: {how}. Correspondence games are not limited.",
         url=playing.get_absolute_url(),
     )
+
+
+def hold_the_person(viewer: Identity) -> None:
+    """Until the transaction ends, hold the lock that seats ``viewer`` at a live table, so a
+    second request of theirs reads their seats only once the first has committed. On
+    PostgreSQL a transaction-scoped advisory lock on the person; SQLite's transactions take the
+    write lock as they begin (``transaction_mode`` IMMEDIATE), so they already run one at a
+    time. Taken after any game row a transaction locks, never before, so no two wait on each
+    other."""
+    if connection.vendor != "postgresql":
+        return
+    who = f"user:{viewer.user_id}" if viewer.user_id is not None else f"guest:{viewer.guest_key}"
+    with connection.cursor() as cursor:
+        lock = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))"
+        cursor.execute(lock, [f"rummi.seat.{who}"])
 
 
 def can_resign(game: Game) -> bool:
@@ -132,9 +150,9 @@ def create_game(viewer: Identity, options: dict[str, Any]) -> Game:
     setup = setup_from(options)
     seats = _seat_plan(options.get("seats"), setup.players)
     rated = _rated(options.get("rated", False), viewer, setup)
-    if _live(setup):
-        refuse_a_second_live_game(viewer)
     with transaction.atomic():
+        if _live(setup):
+            refuse_a_second_live_game(viewer)
         game = _new_game(
             setup,
             listed=bool(options.get("listed", True)),
@@ -351,14 +369,16 @@ def _take_seat(seat: Seat, viewer: Identity) -> None:
 
 
 def seat_of(game: Game, viewer: Identity) -> Seat | None:
-    """The viewer's seat in the game, from their session alone."""
+    """The viewer's seat in the game, from their session alone. A seat a bot took over for its
+    away player (services.settle_away_seat) is the bot's: its player watches from then on, and
+    neither sees its rack nor moves for it."""
     if viewer.user_id is not None:
         found = [s for s in game.seats.all() if s.user_id == viewer.user_id]
     elif viewer.guest_key:
         found = [s for s in game.seats.all() if s.guest_key == viewer.guest_key and not s.user_id]
     else:
         found = []
-    return found[0] if found else None
+    return found[0] if found and found[0].kind == SeatKind.HUMAN else None
 
 
 def refuse_a_name_at_the_table(game: Game, name: str) -> None:
@@ -393,7 +413,9 @@ def join_game(viewer: Identity, token: str) -> Game:
         seat = Seat.objects.select_related("game").filter(invite_token=token).first()
         if seat is None:
             raise NotFound("no_such_invite", "That invite link is not valid.")
-        game = Game.objects.select_for_update().get(pk=seat.game_id)
+        game = Game.objects.select_for_update().filter(pk=seat.game_id).first()
+        if game is None:  # closed as this request read its seat
+            raise closed_or_gone(seat.game.public_id)
         seat = Seat.objects.get(pk=seat.pk)
         mine = seat_of(game, viewer)
         if mine is not None:
@@ -420,15 +442,15 @@ def join_game(viewer: Identity, token: str) -> Game:
             refuse_a_name_at_the_table(game, viewer.name)
         _take_seat(seat, viewer)
         start_if_full(game)
-        if game.status == Status.WAITING:
-            _tell_seats_changed(game.public_id)
+        _tell_seats_changed(game.public_id, game.status == Status.WAITING)
     return game
 
 
-def _tell_seats_changed(gid: str) -> None:
-    """After the commit, the pages open on the waiting table ``gid`` are told its seats
-    changed (a game that starts tells them with its first frame instead)."""
-    transaction.on_commit(lambda: signals.seats_changed.send(Game, gid=gid))
+def _tell_seats_changed(gid: str, waiting: bool = True) -> None:
+    """After the commit, the sockets open on game ``gid`` look up their viewers' seats again,
+    and the pages open on a waiting table are told its seats changed (a game that starts tells
+    them with its first frame instead)."""
+    transaction.on_commit(lambda: signals.seats_changed.send(Game, gid=gid, waiting=waiting))
 
 
 # What may keep a game asked for rated from being rated, each check given by the app that
@@ -698,6 +720,17 @@ def _close(game: Game, reason: str) -> None:
     game.delete()
     cache.set(f"table-closed:{gid}", reason, LAPSED_REMEMBERED_S)
     transaction.on_commit(lambda: signals.table_closed.send(Game, gid=gid, reason=reason))
+
+
+def closed_or_gone(gid: str) -> NotFound:
+    """The refusal (404 ``no_such_invite``) of an invite to the table ``gid``, which is no more:
+    saying so when it was closed (``closed_table``)."""
+    if closed_table(gid) is not None:
+        return NotFound(
+            "no_such_invite",
+            "The table was closed before the game started: its invite links are no longer valid.",
+        )
+    return NotFound("no_such_invite", "That invite link is not valid.")
 
 
 def closed_table(gid: str) -> str | None:
