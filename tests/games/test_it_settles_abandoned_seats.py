@@ -14,6 +14,7 @@ from django.utils import timezone
 from games import services
 from games.errors import Conflict, Forbidden
 from games.models import Game, SeatKind, Status
+from games.services import bots
 
 from .conftest import client_for, key, post, viewer
 
@@ -114,3 +115,48 @@ def test_only_the_others_decide_and_only_for_an_away_seat(
         "message": "There is no seat 99 at this table: its seats are 0 to 1.",
     }
     assert client_for(alice).head(reverse("api_away", args=[duel.public_id])).status_code == 200
+
+
+def test_a_seat_a_bot_took_over_is_no_longer_its_players(
+    duel: Game, alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Found on 2026-12-07: Bob, replaced by a bot, still saw the seat's rack and his draw on
+    its turn was applied, the bot and he both moving for one seat."""
+    _miss_turns(duel, alice, 1, 3)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.settle_away_seat(duel.public_id, viewer(alice), 1, "bot")
+
+    bobs = client_for(bob)
+    view = bobs.get(reverse("api_game", args=[duel.public_id])).json()
+    assert view["me"] is None and view["view"]["rack"] == []
+    duel.refresh_from_db()
+    refused = post(
+        bobs, f"/api/games/{duel.public_id}/draw", {"key": key(), "expected_seq": duel.seq}
+    )
+    assert refused.status_code == 403 and refused.json()["error"] == "not_a_player"
+    # Nor is he seated at a live table any more: he may start another game.
+    assert services.live_game_of(viewer(bob)) is None
+
+
+def test_a_decision_for_an_away_seat_is_checked_again_under_the_lock(
+    duel: Game, alice: Any, bob: Any, django_capture_on_commit_callbacks: Any, monkeypatch: Any
+) -> None:
+    """Found on 2026-12-07: a bot and an end sent at once both passed the check made before
+    the game's lock, and the seat became a bot and was resigned too. Here the second decision
+    reads the seat as away before the lock, as it would have while the first committed."""
+    _miss_turns(duel, alice, 1, 3)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.settle_away_seat(duel.public_id, viewer(alice), 1, "bot")
+    real = bots.away_seats
+    reads: list[int] = []
+
+    def stale_first(game: Game) -> list[int]:
+        reads.append(1)
+        return [1] if len(reads) == 1 else real(game)
+
+    monkeypatch.setattr(bots, "away_seats", stale_first)
+    with pytest.raises(Conflict):
+        services.settle_away_seat(duel.public_id, viewer(alice), 1, "end")
+    duel.refresh_from_db()
+    assert duel.status == Status.PLAYING and len(reads) == 2
+    assert not duel.results.exists()
