@@ -107,10 +107,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         except BaseException:  # the database is away: the socket fails as before, out of the group
             await self.channel_layer.group_discard(self.group, self.channel_name)
             raise
-        if found is None:
+        if not isinstance(found, tuple):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             del self.group
-            await self._refuse(4404)
+            await self._refuse(found)
             return
         self.viewer, self.viewer_key, hello = found
         self.received: list[float] = []
@@ -130,12 +130,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         await close_socket(self, code)
 
     @database_sync_to_async
-    def _load(self) -> tuple[Identity, str, dict[str, Any]] | None:
+    def _load(self) -> tuple[Identity, str, dict[str, Any]] | int:
+        """The viewer, their seat's frame key and the hello's summary; or the code to close
+        with: 4404 for no such game, 4403 for a sealed game's outsider (reading.seat_at_sealed)."""
         game = Game.objects.filter(public_id=self.gid).first()
         if game is None:
-            return None
+            return 4404
         viewer = identity_of(self.scope)
         seat = seat_of(game, viewer)
+        if seat is None and game.sealed:
+            return 4403
         key = str(seat.index) if seat is not None else SPECTATOR
         # A stand-in game hears from its players' sockets (services.seen): one write on
         # connect, each ping (every 25 s) and disconnect, for those games only.

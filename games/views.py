@@ -217,7 +217,11 @@ def game_page(request: HttpRequest, gid: str) -> HttpResponse:
         context = {"back": back, "open_for": open_for_words(back)}
         return render(request, "games/lapsed.html", context, status=410)
     viewer = identity_of(request)
-    summary = services.game_summary(game, viewer)
+    try:
+        summary = services.game_summary(game, viewer)
+    except DomainError as error:  # a sealed game's outsider
+        context = {"game": game, "why": error.message, "back": services.way_back(game)}
+        return render(request, "games/sealed.html", context, status=status_of(error))
     if game.status == Status.WAITING:
         # A listed game's open seats are in the lobby for anyone to take; an unlisted game's
         # invite links are its creator's (seat 0) to hand out, shown to nobody else.

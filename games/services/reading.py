@@ -9,9 +9,9 @@ from typing import Any
 
 from django.urls import reverse
 
-from ..errors import Conflict, NotFound
+from ..errors import Conflict, Forbidden, NotFound
 from ..identity import Identity
-from ..models import Game, SeatKind, Status
+from ..models import Game, Seat, SeatKind, Status
 from .lobby import rematch_state, seat_of
 from .record import family_of, load_state, setup_of
 
@@ -42,9 +42,26 @@ def get_game(gid: str) -> Game:
     return game
 
 
+# What a sealed game shows anyone not seated at it (docs/design.md "Tournaments").
+SEALED_TO_OTHERS = (
+    "This table shares its deal with tables of its round that are still playing: only its "
+    "own players see it until that round ends."
+)
+
+
+def seat_at_sealed(game: Game, viewer: Identity) -> Seat | None:
+    """The viewer's seat; a sealed game (a duplicate round's table) refuses anyone else, 403
+    ``sealed``: every table of the round holds the same racks and pool, so watching one, or
+    the racks its end shows, would tell a player at another what they and the others hold."""
+    seat = seat_of(game, viewer)
+    if seat is None and game.sealed:
+        raise Forbidden("sealed", SEALED_TO_OTHERS)
+    return seat
+
+
 def game_summary(game: Game, viewer: Identity) -> dict[str, Any]:
     """What ``GET /api/games/<gid>/`` answers: the viewer's view and the table's company."""
-    seat = seat_of(game, viewer)
+    seat = seat_at_sealed(game, viewer)
     index = seat.index if seat else None
     return {
         **answer(game, index),
@@ -62,7 +79,7 @@ def game_summary(game: Game, viewer: Identity) -> dict[str, Any]:
 
 def events_after(game: Game, viewer: Identity, after: int) -> dict[str, Any]:
     """The events after seq ``after``, each projected for the viewer."""
-    seat = seat_of(game, viewer)
+    seat = seat_at_sealed(game, viewer)
     index = seat.index if seat else None
     family = family_of(game)
     rows = game.events.filter(seq__gt=after).order_by("seq")
@@ -159,6 +176,7 @@ def way_back(game: Game) -> dict[str, str]:
 def end_of_game(game: Game, viewer: Identity) -> dict[str, Any]:
     """What the board's end dialog shows: the scorecard, the links to the replay, the record,
     the verify page and the way back, and the rematch (``GET /api/games/<gid>/end``)."""
+    seat_at_sealed(game, viewer)
     if game.status != Status.FINISHED:
         raise Conflict("not_finished", "The game is not over yet.")
     gid = game.public_id
