@@ -1,8 +1,9 @@
 """One live table a person, when their requests arrive at once
-(docs/fair-play.md "One live game at a time"): found on 2026-12-07, four creates sent together all passed the check, which
-read the person's seats before any of them had committed, and four joins of one guest to four
-tables seated them at all four. Each request now waits for the person's others (a lock held
-in the transaction that seats them: services.hold_the_person)."""
+(docs/fair-play.md "One live game at a time"): found on 2026-12-07, four creates sent
+together all passed the check, which read the person's seats before any of them had
+committed, and four joins of one guest to four tables seated them at all four. Each request
+now waits for the person's others (a lock held in the transaction that seats them:
+services.hold_the_person)."""
 
 from __future__ import annotations
 
