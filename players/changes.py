@@ -58,16 +58,24 @@ def _seat_reason(result: GameResult, shared_account: bool) -> str:
 
 
 def _seat(
-    result: GameResult, change: RatingChange | None, reason: str | None, shared: bool
+    result: GameResult,
+    change: RatingChange | None,
+    reason: str | None,
+    shared: bool,
+    table: list[GameResult] | None = None,
 ) -> dict[str, Any]:
-    found = _change(result, change, reason, shared)
+    found = _change(result, change, reason, shared, table)
     # How the seat was played, for the lists: "played by a stand-in for N turns" (docs/fair-play.md)
     found["fair_play"] = result.fair_play
     return found
 
 
 def _change(
-    result: GameResult, change: RatingChange | None, reason: str | None, shared: bool
+    result: GameResult,
+    change: RatingChange | None,
+    reason: str | None,
+    shared: bool,
+    table: list[GameResult] | None,
 ) -> dict[str, Any]:
     if change is not None:
         delta = change.shown_after - change.shown_before
@@ -80,7 +88,7 @@ def _change(
             "after": change.shown_after,
             "reason": None,
         }
-    fair = _fair_play_reason(result)
+    fair = _fair_play_reason(result, table)
     return {
         "seat": result.seat,
         "rated": False,
@@ -92,12 +100,15 @@ def _change(
     }
 
 
-def _fair_play_reason(result: GameResult) -> str | None:
-    """An aborted game, or an absent seat, is never rated (docs/fair-play.md)."""
+def _fair_play_reason(result: GameResult, table: list[GameResult] | None) -> str | None:
+    """An aborted game, an absent seat, or a seat whose every opponent was absent (a forfeit,
+    told where the ``table``'s rows are at hand), is never rated (docs/fair-play.md)."""
     if result.aborted:
         return "unrated (aborted)"
     if result.absent:
         return "unrated (absent)"
+    if table and all(other.absent for other in table if other.seat != result.seat):
+        return "unrated (forfeit)"
     return None
 
 
@@ -114,7 +125,7 @@ def game_changes(gid: str) -> list[dict[str, Any]]:
     reason = _game_reason(game, pair_limit_reasons([game.pk]))
     users = [r.user_id for r in results if r.kind == SeatKind.HUMAN and r.user_id]
     shared = len(set(users)) != len(users)
-    return [_seat(r, changes.get(r.seat), reason, shared) for r in results]
+    return [_seat(r, changes.get(r.seat), reason, shared, results) for r in results]
 
 
 def user_changes(user_id: int, results: Iterable[GameResult]) -> dict[int, dict[str, Any]]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Count, F, FloatField, IntegerField, Q, Sum
+from django.db.models import Count, Exists, F, FloatField, IntegerField, OuterRef, Q, Sum
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
@@ -49,10 +49,23 @@ def results_of(user_id: int) -> Any:
     return GameResult.objects.filter(user_id=user_id)
 
 
+def contested() -> Exists:
+    """Whether a result's game had anyone else at the table: a seat other than its own that
+    was not absent (a person who came, or a bot)."""
+    others = GameResult.objects.filter(game_id=OuterRef("game_id"), absent=False)
+    return Exists(others.exclude(seat=OuterRef("seat")))
+
+
+def counted(results: Any) -> Any:
+    """Of ``results``, those that count in a player's figures and win counts: not aborted, not
+    absent, and not a game every other seat of was absent, won by forfeit (docs/fair-play.md);
+    the lists still show the others, marked."""
+    return results.filter(contested(), aborted=False, absent=False)
+
+
 def counted_of(user_id: int) -> Any:
-    """The games that count in the player's figures and win counts: not aborted, not absent
-    (docs/fair-play.md); the lists still show the others, marked."""
-    return results_of(user_id).filter(aborted=False, absent=False)
+    """The games that count in the player's figures and win counts (``counted``)."""
+    return counted(results_of(user_id))
 
 
 def totals(user_id: int) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from tournaments import services as tournaments
 
 from .models import TrophyAward
 from .moments import MOMENTS, GameMoments, SeatMoments
-from .stats import detail
+from .stats import counted, detail
 
 
 @dataclass
@@ -305,8 +305,9 @@ class Earned:
 
 def _record_before(result: GameResult) -> dict[str, int]:
     """The player's games, wins and melds up to this game (included), in finish order; an
-    aborted game or an absent seat counts for nothing (docs/fair-play.md)."""
-    mine = GameResult.objects.filter(user_id=result.user_id, aborted=False, absent=False).filter(
+    aborted game, an absent seat or a game every other seat of was absent counts for nothing
+    (docs/fair-play.md)."""
+    mine = counted(GameResult.objects.filter(user_id=result.user_id)).filter(
         Q(finished__lt=result.finished) | Q(finished=result.finished, game_id__lte=result.game_id)
     )
     got = mine.aggregate(
@@ -317,7 +318,8 @@ def _record_before(result: GameResult) -> dict[str, int]:
 
 def game_trophies(game: Game) -> Iterator[Earned]:
     """What each signed-in seat of a finished game earned in it (held or not). An aborted game
-    earns nothing, nor an absent seat; a seat a stand-in played turns for earns only
+    earns nothing, nor an absent seat, nor a seat whose every opponent was absent (a forfeit);
+    a seat a stand-in played turns for earns only
     :data:`OWN_TURN_TROPHIES`, from its own turns (docs/fair-play.md)."""
     if game.status != Status.FINISHED:
         return
@@ -335,6 +337,8 @@ def game_trophies(game: Game) -> Iterator[Earned]:
     for result in table:
         if not result.user_id or result.kind != SeatKind.HUMAN or result.absent:
             continue
+        if all(other.absent for other in table if other.seat != result.seat):
+            continue  # nobody else came: a forfeit earns nothing (docs/fair-play.md)
         record = _record_before(result)
         context = Context(
             game, result, table, found.seats.get(result.seat, SeatMoments()), found, **record

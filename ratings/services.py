@@ -42,7 +42,7 @@ from openskill.models import BradleyTerryFull
 
 from games.models import Game, GameResult, Seat, SeatKind, Status
 from games.modes import mode_info
-from games.services import STAND_IN_STRENGTH, refresh_fair_play
+from games.services import refresh_fair_play
 
 from .models import PairLimited, Pool, Rating, RatingChange
 
@@ -175,17 +175,18 @@ def rate_game(game_id: int) -> list[RatingChange]:
         seats = []
         for row in results:
             if row.absent:
-                # An absent person is not rated; their stand-in is the others' opponent.
-                mu, sigma = BOT_RATINGS[STAND_IN_STRENGTH]
-                seats.append(SeatIn(f"bot{row.seat}", row.place, mu, sigma, fixed=True))
-            elif row.kind == SeatKind.BOT:
+                # An absent person is not rated, nor is their stand-in anyone's opponent: the
+                # others are rated among themselves, and with nobody else there (a forfeit) the
+                # game is not rated at all (docs/fair-play.md "Stand-ins, absence and aborts").
+                continue
+            if row.kind == SeatKind.BOT:
                 mu, sigma = BOT_RATINGS.get(row.bot_strength, START)
                 seats.append(SeatIn(f"bot{row.seat}", row.place, mu, sigma, fixed=True))
             elif row.user_id:
                 have = current.get(row.user_id)
                 mu, sigma = (have.mu, have.sigma) if have else START
                 seats.append(SeatIn(str(row.user_id), row.place, mu, sigma))
-        new = rate_places(seats)
+        new = rate_places(seats) if len(seats) >= 2 else {}
         if not new:
             return []
         finished = game.finished or results[0].finished

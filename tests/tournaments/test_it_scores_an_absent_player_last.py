@@ -19,6 +19,7 @@ from games.engine.state import state_from_record
 from games.models import Game, GameResult, Seat
 from players.cosmetics import catalogue
 from players.models import TrophyAward
+from players.stats import counted_of
 from ratings.models import RatingChange
 from tournaments import services
 from tournaments.management.commands.simulatetournament import drain
@@ -140,3 +141,14 @@ def test_a_present_player_keeps_their_place_against_an_absent_one(
     assert points[ben.pk] == 0 and points[ann.pk] > 0
     game = Game.objects.get(public_id=gid)
     assert state_from_record(game.state).finished
+    # A win over nobody is a forfeit (found on 2026-12-07: a second account that never came
+    # gave the first a rated win, +184, and the First win trophy with its felt): unrated, no
+    # trophy, not a win in the player's counts.
+    assert not RatingChange.objects.filter(game=game).exists()
+    # Only the Entrant trophy: she did come to her tournament.
+    assert list(TrophyAward.objects.filter(user=ann).values_list("key", flat=True)) == [
+        "tournament_played"
+    ]
+    changes = Client().get(reverse("api_rating_changes", args=[gid])).json()
+    assert "unrated (forfeit)" in str(changes) and "unrated (absent)" in str(changes)
+    assert counted_of(ann.pk).count() == 0
