@@ -228,6 +228,8 @@ def read_json(raw: bytes | str | None, source: str = "request") -> dict[str, Any
             raw = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise Invalid("bad_unicode", f"The {source} is not UTF-8 text.") from None
+    if "\x00" in raw:  # a raw NUL (a "\u0000" escape is found in the parsed text below)
+        raise Invalid("nul_character", NUL_REFUSED)
     if deeper_than(raw, MAX_DEPTH):
         raise Invalid("too_deep", f"The {source} nests deeper than {MAX_DEPTH} levels.")
     try:

@@ -71,6 +71,8 @@ def test_the_mover_acts_on_the_socket_and_every_viewer_gets_its_own_frame(
         unknown = await me.receive_json_from(timeout=10)
         await me.send_to(text_data='{"type": "act", "n": 1e400}')
         huge = await me.receive_json_from(timeout=10)
+        await me.send_to(text_data='{"type": "act", "action": "draw\x00"}')
+        nul = await me.receive_json_from(timeout=10)
         await me.send_to(text_data='{"type":"ping"}')
         still_open = await me.receive_json_from(timeout=10)
         for sock in socks.values():
@@ -87,6 +89,7 @@ def test_the_mover_acts_on_the_socket_and_every_viewer_gets_its_own_frame(
             "garbled": garbled,
             "unknown": unknown,
             "huge": huge,
+            "nul": nul,
             "still_open": still_open,
         }
 
@@ -109,6 +112,8 @@ def test_the_mover_acts_on_the_socket_and_every_viewer_gets_its_own_frame(
     assert got["garbled"]["message"] == "The message is not valid JSON."  # a message, not a body
     assert got["unknown"]["type"] == "error" and got["unknown"]["error"] == "bad_message"
     assert got["huge"]["error"] == "bad_number" and got["still_open"] == {"type": "pong"}
+    # A raw NUL in a message is named as such, as in a body (docs/api.md), not as bad JSON.
+    assert got["nul"]["error"] == "nul_character" and got["nul"]["status"] == 400
 
 
 def test_an_illegal_play_on_the_socket_gets_the_engines_code_and_changes_nothing(
