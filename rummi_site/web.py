@@ -192,13 +192,46 @@ def _is_ping_frame(data: bytes) -> bool:
     return int.from_bytes(data[6:], "big") ^ mask == _PING_INT
 
 
+# A socket sending more messages than this in FLOOD_WINDOW_S is dropped by the protocol itself,
+# at once and without a closing handshake: the consumers close a socket past 50 messages in
+# 10 s with 4429 (games/consumers.py), but autobahn then waits for the client's close while it
+# parses whatever else arrives, and one client sending 300,000 pings in 6 s held the process
+# for seconds (found on 2026-12-07); the player's and tournament sockets had no limit at all.
+FLOOD_MESSAGES = 200
+FLOOD_WINDOW_S = 10.0
+
+
+def _flooding(self: Any) -> bool:
+    """Count a message of this socket; past ``FLOOD_MESSAGES`` in a window, drop the
+    connection (``abortConnection``) and say so from then on, for the rest of what arrived."""
+    seen = self.__dict__
+    if seen.get("_rummi_dropped"):
+        return True
+    now = time.monotonic()
+    start, count = seen.get("_rummi_window", (now, 0))
+    if now - start > FLOOD_WINDOW_S:
+        start, count = now, 0
+    seen["_rummi_window"] = (start, count + 1)
+    if count + 1 <= FLOOD_MESSAGES:
+        return False
+    seen["_rummi_dropped"] = True
+    logger.warning(
+        "dropped a socket that sent over %d messages in %.0f s", FLOOD_MESSAGES, FLOOD_WINDOW_S
+    )
+    self.transport.abortConnection()
+    return True
+
+
 def _data_received(self: Any, data: bytes) -> None:
     """autobahn's ``dataReceived``, unless ``data`` is a board's ping that arrived on its own,
     between frames, and may be answered here (``_may_answer``). Its frame is read and the
     pong's written without autobahn's frame machinery (its parser, unmasker, UTF-8 validator
     and frame builder): a watcher's open board pings every 50 s, 100 pings a second for a
     process holding 5,000. Anything else (a frame split or joined with another, a compressed
-    socket, a socket closing) goes autobahn's way, which answers a ping as before."""
+    socket, a socket closing) goes autobahn's way, which answers a ping as before. A socket
+    dropped for flooding (``_flooding``) reads nothing more."""
+    if self.__dict__.get("_rummi_dropped"):
+        return
     if (
         _is_ping_frame(data)
         and self.state == _OPEN
@@ -215,7 +248,10 @@ def _data_received(self: Any, data: bytes) -> None:
 
 
 def _on_message(self: Any, payload: bytes, isBinary: bool) -> None:  # noqa: N803 - autobahn's
-    """Daphne's onMessage, unless the message is a ping answered here."""
+    """Daphne's onMessage, unless the message is a ping answered here, or the socket floods
+    (``_flooding``): then it is dropped, and nothing more reaches its consumer."""
+    if _flooding(self):
+        return
     if not _answer_ping(self, payload, isBinary):
         _on_message_daphne(self, payload, isBinary)
 

@@ -221,3 +221,43 @@ def test_anything_but_a_lone_allowed_ping_goes_to_autobahn(parsed: list[bytes], 
         protocol.state = WebSocketProtocol.STATE_CLOSING
     web._data_received(protocol, frame)
     assert parsed == [frame] and protocol.written == []
+
+
+class Flooded(Frames):
+    def __init__(self) -> None:
+        super().__init__(answer=False)
+        self.aborted = 0
+
+    def abortConnection(self) -> None:  # noqa: N802 - twisted's
+        self.aborted += 1
+
+
+def test_a_socket_that_floods_is_dropped_and_read_no_more(
+    passed_on: list[bytes], parsed: list[bytes]
+) -> None:
+    """Found on 2026-12-07: a client sending 300,000 pings in 6 s held the web process for
+    seconds after its consumer had closed it, autobahn parsing all it sent while it waited for
+    a closing handshake that never came."""
+    protocol = Flooded()
+    for _ in range(web.FLOOD_MESSAGES):
+        web._on_message(protocol, _PING_BYTES, False)
+    assert len(passed_on) == web.FLOOD_MESSAGES and protocol.aborted == 0
+    web._on_message(protocol, _PING_BYTES, False)
+    assert protocol.aborted == 1 and len(passed_on) == web.FLOOD_MESSAGES
+    # What else it sent, already read or still arriving, goes nowhere.
+    web._on_message(protocol, b'{"type":"act"}', False)
+    web._data_received(protocol, masked(_PING_BYTES))
+    assert len(passed_on) == web.FLOOD_MESSAGES and parsed == [] and protocol.aborted == 1
+
+
+def test_a_steady_socket_is_never_dropped(passed_on: list[bytes]) -> None:
+    protocol = Flooded()
+    for _window in range(3):
+        for _ in range(web.FLOOD_MESSAGES):
+            web._on_message(protocol, _PING_BYTES, False)
+        start, count = protocol._rummi_window  # type: ignore[attr-defined]
+        protocol._rummi_window = (start - web.FLOOD_WINDOW_S - 1, count)  # type: ignore[attr-defined]
+    assert protocol.aborted == 0 and len(passed_on) == 3 * web.FLOOD_MESSAGES
+
+
+_PING_BYTES = pings.PING.encode()
