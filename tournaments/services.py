@@ -643,20 +643,29 @@ def table_finished(gid: str) -> Table | None:
             return None
         t = table.round.tournament
         places = [results[s.seat].place for s in seats]
+        idle = _idle_seats(locked.game, results)
+        if idle:
+            places = _idle_last(places, [s.seat in idle for s in seats])
+        scheme = _points_scheme(t, len(seats))
         points = (
             [None] * len(seats)
             if t.format == Format.DUPLICATE
-            else pairing.placement_points(places, len(seats), _points_scheme(t, len(seats)))
+            else pairing.placement_points(places, len(seats), scheme)
         )
         if t.format == Format.ARENA:
             points = [_arena_points(s.entry, p) for s, p in zip(seats, points, strict=True)]
+        aborted = any(r.aborted for r in results.values())
         # An absent person (never at the table in its first minute) is the table's last place
         # with no points (docs/fair-play.md).
         absent = [s for s in seats if results[s.seat].absent]
         for seat, place, earned in zip(seats, places, points, strict=True):
             seat.place = place
             seat.total = results[seat.seat].total
-            seat.points = 0.0 if seat in absent and earned is not None else earned
+            if earned is not None and (seat in absent or seat.seat in idle):
+                earned = 0.0
+            elif earned is not None and aborted:
+                earned = _aborted_points(t, earned, scheme)
+            seat.points = earned
             seat.save(update_fields=["place", "total", "points"])
         locked.done = True
         locked.save(update_fields=["done"])
@@ -672,6 +681,32 @@ def table_finished(gid: str) -> Table | None:
     else:
         recompute_standings(t)
     return locked
+
+
+def _idle_seats(game: Game | None, results: dict[int, GameResult]) -> set[int]:
+    """The seats of an aborted game with no real move of their own (docs/tournaments.md
+    "Aborted games"); none for a game that counts."""
+    if game is None or not any(r.aborted for r in results.values()):
+        return set()
+    return set(results) - set(games.own_movers(game))
+
+
+def _idle_last(places: list[int], idle: list[bool]) -> list[int]:
+    """The seats that moved keep their order; the idle ones share the last place."""
+    present = [p for p, gone in zip(places, idle, strict=True) if not gone]
+    last = len(present) + 1
+    return [
+        last if gone else 1 + sum(o < p for o in present)
+        for p, gone in zip(places, idle, strict=True)
+    ]
+
+
+def _aborted_points(t: Tournament, earned: float, scheme: list[float]) -> float:
+    """What a seat that moved earns from an aborted game (docs/tournaments.md "Aborted
+    games"): nothing in an arena; elsewhere its places' points, but never more than a bye."""
+    if t.format == Format.ARENA:
+        return 0.0
+    return min(earned, max(scheme) * BYE_SHARE)
 
 
 def _withdraw_absent(t: Tournament, entry: Entry, number: int) -> None:
@@ -718,14 +753,27 @@ def _score_duplicate(t: Tournament, rnd: Round) -> None:
             game_id=seat.table.game_id, seat=seat.seat, absent=True
         ).exists()
     }
+    # An aborted game gives nothing to a seat without a real move of its own, and no more
+    # than a bye to the others (docs/tournaments.md "Aborted games").
+    aborted: dict[int, set[int]] = {}
+    for table in Table.objects.filter(round=rnd).select_related("game"):
+        results = {r.seat: r for r in GameResult.objects.filter(game_id=table.game_id)}
+        if any(r.aborted for r in results.values()):
+            aborted[table.pk] = _idle_seats(table.game, results)
     for size in sizes:
         rows = [groups[(size, k)] for k in range(size)]
         earned = pairing.duplicate_points(
             [[(s.entry_id, s.total or 0) for s in group] for group in rows], size
         )
+        scheme = list(pairing.DEFAULT_POINTS[size])
         for group in rows:
             for seat in group:
-                seat.points = 0.0 if seat.pk in absent else earned[seat.entry_id]
+                points = earned[seat.entry_id]
+                if seat.pk in absent or seat.seat in aborted.get(seat.table_id, ()):
+                    points = 0.0
+                elif seat.table_id in aborted:
+                    points = _aborted_points(t, points, scheme)
+                seat.points = points
                 seat.save(update_fields=["points"])
 
 
@@ -743,8 +791,11 @@ def _arena_round(t: Tournament) -> Round:
 
 
 def _arena_history(entry: Entry) -> list[int]:
+    """The places of the entry's arena games, an aborted one left out: it makes no streak
+    and breaks none (docs/tournaments.md "Aborted games")."""
     return list(
         TableSeat.objects.filter(entry=entry, place__isnull=False)
+        .exclude(table__game__results__aborted=True)
         .order_by("table__number")
         .values_list("place", flat=True)
     )
@@ -1012,14 +1063,15 @@ def final_places(tournament_id: int) -> FinalPlaces | None:
     ranked = Entry.objects.filter(
         tournament=t, user__isnull=False, withdrawn=False, rank__isnull=False
     )
-    # An entrant absent from every game they were paired in played nothing (docs/fair-play.md).
+    # An entrant absent from every game they were paired in, or whose every game was aborted,
+    # played nothing that counts (docs/fair-play.md "Stand-ins, absence and aborts").
     sat = list(
         TableSeat.objects.filter(
             table__round__tournament=t, table__game__results__seat=F("seat")
-        ).values_list("entry_id", "table__game__results__absent")
+        ).values_list("entry_id", "table__game__results__absent", "table__game__results__aborted")
     )
-    present = {entry for entry, was_absent in sat if not was_absent}
-    gone = {entry for entry, was_absent in sat if was_absent} - present
+    present = {entry for entry, absent, aborted in sat if not absent and not aborted}
+    gone = {entry for entry, _, _ in sat} - present
     ranked = ranked.exclude(pk__in=gone)
     places = list(ranked.values_list("user_id", "rank").order_by("rank", "pk"))
     return FinalPlaces(t.finished, field, places)

@@ -84,6 +84,26 @@ def is_absent(game: Game, seat: Seat, ended: datetime) -> bool:
     return seat.last_seen is None
 
 
+def _movers(
+    family: GameFamily, payloads: Sequence[Mapping[str, Any]], stood: Mapping[int, set[int]]
+) -> set[int]:
+    """The seats with a real move of their own, outside their stand-in's turns."""
+    moved: set[int] = set()
+    for index, seat in enumerate(family.own_moves(payloads)):
+        if seat is not None and index not in stood.get(seat, ()):
+            moved.add(seat)
+    return moved
+
+
+def own_movers(game: Game) -> frozenset[int]:
+    """The seats of a game that made a real move of their own (not their stand-in's): in an
+    aborted game, the others are the seats that aborted it or never played
+    (docs/fair-play.md "Stand-ins, absence and aborts")."""
+    family = family_named(game.family)
+    payloads = list(game.events.order_by("seq").values_list("payload", flat=True))
+    return frozenset(_movers(family, payloads, stood_in(game, family, payloads)))
+
+
 def judge(
     game: Game, family: GameFamily, payloads: Sequence[Mapping[str, Any]], ended: datetime
 ) -> Fairness:
@@ -97,10 +117,7 @@ def judge(
         .annotate(n=Count("pk"))
         .values_list("seat", "n")
     )
-    moved: set[int] = set()
-    for index, seat in enumerate(family.own_moves(payloads)):
-        if seat is not None and index not in stood.get(seat, ()):
-            moved.add(seat)
+    moved = _movers(family, payloads, stood)
     # A seat that ended a turn of its own (a move, the clock's, a resignation) outside its
     # stand-in's turns.
     ended_a_turn: set[int] = set()
