@@ -56,6 +56,7 @@ log = logging.getLogger(__name__)
 # adjudicated (docs/design.md "Tournaments"): each game's own clock is days a move.
 CORRESPONDENCE_ROUND_MOVES = 10
 DEADLINE_NOTE = "round deadline: scored as if blocked, the lowest rack first"
+MOST_POINTS = 1000  # the most points a place may give (docs/tournaments.md "Points")
 BYE_SHARE = 0.5  # a bye is worth half the most points a table gives (docs/tournaments.md)
 
 
@@ -129,13 +130,25 @@ def check(t: Tournament) -> None:
         if (
             not isinstance(scheme, list)
             or len(scheme) != t.table_size
-            or not all(isinstance(p, int | float) and p >= 0 for p in scheme)
+            or not all(_whole_points(p) for p in scheme)
             or sorted(scheme, reverse=True) != scheme
         ):
             raise Invalid(
                 "bad_tournament",
-                f"Points per place are {t.table_size} numbers, first place first, none rising.",
+                f"Points per place are {t.table_size} whole numbers from 0 to {MOST_POINTS}, "
+                "first place first, none rising, for example "
+                f"{[int(p) for p in pairing.DEFAULT_POINTS[t.table_size]]}.",
             )
+
+
+def _whole_points(value: Any) -> bool:
+    """A place's points: a whole number within reason (docs/tournaments.md "Points"); not
+    Infinity (the database refuses it) nor 1e308 (the pairing's sums overflow)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if isinstance(value, float) and not value.is_integer():
+        return False
+    return 0 <= value <= MOST_POINTS
 
 
 def _check_the_tables_play_what_the_page_says(t: Tournament) -> None:
@@ -985,7 +998,12 @@ def tick(now: datetime | None = None) -> list[str]:
             )
             done.append(f"deadline {table.pk}")
     for pk in _with_a_next_step():
-        advance(pk)
+        # One tournament that cannot go on (a bug, bad data) must not stop the others.
+        try:
+            advance(pk)
+        except Exception:
+            log.exception("tournaments: tournament %s could not advance", pk)
+            done.append(f"failed {pk}")
     return done
 
 

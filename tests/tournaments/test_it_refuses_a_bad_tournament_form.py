@@ -1,0 +1,80 @@
+"""The organiser's form refuses what cannot be run, with a sentence and never a 500
+(docs/tournaments.md "Points"), and beat's tick goes on past a tournament that fails."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from tournaments import services
+from tournaments.models import Round, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser(django_user_model: Any) -> Client:
+    boss = django_user_model.objects.create_superuser("organiser", "o@example.com", "pw-12345678")
+    client = Client()
+    client.force_login(boss)
+    return client
+
+
+def add(organiser: Client, **fields: Any) -> Any:
+    form = {
+        "name": "Spring cup",
+        "format": "swiss",
+        "mode": "lan",
+        "table_size": 2,
+        "rounds": 3,
+        "clock_seconds": 60,
+        "starts_at_0": (timezone.now() + timedelta(days=1)).strftime("%Y-%m-%d"),
+        "starts_at_1": "18:00:00",
+        "min_games": 0,
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+        "actions-TOTAL_FORMS": 0,
+        "actions-INITIAL_FORMS": 0,
+    }
+    form.update(fields)
+    return organiser.post(reverse("admin:tournaments_tournament_add"), form)
+
+
+@pytest.mark.parametrize(
+    "scheme", ["[Infinity, 0]", "[1e308, 0]", "[1.5, 0]", "[-1, 0]", "[1001, 0]", "[true, 0]"]
+)
+def test_points_per_place_are_whole_numbers_within_reason(organiser: Client, scheme: str) -> None:
+    answer = add(organiser, points_scheme=scheme)
+    assert answer.status_code == 200, "the form again, with the sentence"
+    assert "Points per place are 2 whole numbers from 0 to 1000" in answer.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_whole_points_per_place_are_kept(organiser: Client) -> None:
+    assert add(organiser, points_scheme="[1000, 0]").status_code == 302
+    assert Tournament.objects.get().points_scheme == [1000, 0]
+
+
+def test_a_tournament_that_fails_to_advance_does_not_stop_the_next(
+    make_tournament: Any, monkeypatch: Any
+) -> None:
+    soon = timezone.now() - timedelta(minutes=1)
+    broken = make_tournament(name="Broken", bots=2, starts_at=soon + timedelta(seconds=30))
+    fine = make_tournament(name="Fine", bots=2, starts_at=soon)
+    Tournament.objects.update(state="running", started=soon)
+    original = services.advance
+
+    def advance(pk: int) -> Any:
+        if pk == broken.pk:
+            raise OverflowError("int too large to convert to float")
+        return original(pk)
+
+    monkeypatch.setattr(services, "advance", advance)
+    done = services.tick()
+    assert f"failed {broken.pk}" in done
+    assert Round.objects.filter(tournament=fine, number=1).exists(), "the next one was paired"
