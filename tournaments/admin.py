@@ -19,6 +19,7 @@ from django.http import (
 )
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 
 from games.errors import DomainError, NotFound
@@ -216,6 +217,11 @@ class TournamentAdmin(admin.ModelAdmin):
                     services.check(probe)
                 except DomainError as error:
                     raise forms.ValidationError(error.message) from None
+                starts = data.get("starts_at")
+                if obj is None and starts is not None and starts < timezone.now():
+                    self.add_error(
+                        "starts_at", "The start is in the past: choose a time still to come."
+                    )
                 return data
 
         return Checked

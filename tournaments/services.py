@@ -56,7 +56,10 @@ log = logging.getLogger(__name__)
 # adjudicated (docs/design.md "Tournaments"): each game's own clock is days a move.
 CORRESPONDENCE_ROUND_MOVES = 10
 DEADLINE_NOTE = "round deadline: scored as if blocked, the lowest rack first"
-MOST_POINTS = 1000  # the most points a place may give (docs/tournaments.md "Points")
+MOST_POINTS = 1000  # a place's points at most (docs/tournaments.md "Points")
+# What the organiser's form allows at most (docs/tournaments.md "Settings the form refuses").
+MOST_ROUNDS = 100
+LONGEST_ARENA = 24 * 60
 BYE_SHARE = 0.5  # a bye is worth half the most points a table gives (docs/tournaments.md)
 
 
@@ -123,6 +126,18 @@ def check(t: Tournament) -> None:
             raise Invalid("bad_tournament", "An arena needs a duration in minutes.")
     elif t.format in (Format.SWISS, Format.DUPLICATE) and not t.rounds:
         raise Invalid("bad_tournament", "A Swiss or duplicate tournament needs a number of rounds.")
+    if t.rounds is not None and not 1 <= t.rounds <= MOST_ROUNDS:
+        raise Invalid("bad_tournament", f"A tournament plays 1 to {MOST_ROUNDS} rounds.")
+    if t.duration_minutes is not None and not 1 <= t.duration_minutes <= LONGEST_ARENA:
+        raise Invalid(
+            "bad_tournament", f"An arena lasts 1 to {LONGEST_ARENA} minutes (a whole day)."
+        )
+    if (
+        t.registration_opens
+        and t.registration_closes
+        and t.registration_closes <= t.registration_opens
+    ):
+        raise Invalid("bad_tournament", "Registration closes before it opens: swap the times.")
     if t.min_rating and t.max_rating and t.min_rating > t.max_rating:
         raise Invalid("bad_tournament", "The lowest rating allowed is above the highest.")
     if t.points_scheme is not None:
@@ -977,10 +992,14 @@ def tick(now: datetime | None = None) -> list[str]:
         try:
             start(None, t.pk)
             done.append(f"started {t.pk}")
-        except Conflict as error:
+        except (Conflict, Invalid) as error:
+            # Too few players, or settings saved before a rule that refuses them.
             record(t, None, "not started", error.message, public=True)
             Tournament.objects.filter(pk=t.pk).update(state=State.CANCELLED, finished=now)
             done.append(f"cancelled {t.pk}")
+        except Exception:
+            log.exception("tournaments: tournament %s could not start", t.pk)
+            done.append(f"failed {t.pk}")
     late = Table.objects.filter(
         done=False, round__deadline__lte=now, round__tournament__state=State.RUNNING
     ).select_related("game", "round__tournament")

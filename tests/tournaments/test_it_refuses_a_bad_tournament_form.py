@@ -78,3 +78,48 @@ def test_a_tournament_that_fails_to_advance_does_not_stop_the_next(
     done = services.tick()
     assert f"failed {broken.pk}" in done
     assert Round.objects.filter(tournament=fine, number=1).exists(), "the next one was paired"
+
+
+@pytest.mark.parametrize(
+    ("fields", "sentence"),
+    [
+        ({"rounds": 99999999999}, "A tournament plays 1 to 100 rounds."),
+        ({"rounds": 101}, "A tournament plays 1 to 100 rounds."),
+        (
+            {"format": "arena", "rounds": "", "duration_minutes": 99999999999},
+            "An arena lasts 1 to 1440 minutes",
+        ),
+        (
+            {
+                "registration_opens_0": "2030-01-02",
+                "registration_opens_1": "10:00:00",
+                "registration_closes_0": "2030-01-01",
+                "registration_closes_1": "10:00:00",
+            },
+            "Registration closes before it opens",
+        ),
+        (
+            {"starts_at_0": "2020-01-01", "starts_at_1": "10:00:00"},
+            "The start is in the past",
+        ),
+    ],
+)
+def test_a_setting_out_of_bounds_is_refused_with_a_sentence(
+    organiser: Client, fields: dict[str, Any], sentence: str
+) -> None:
+    answer = add(organiser, **fields)
+    assert answer.status_code == 200, "the form again, with the sentence"
+    assert sentence in answer.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_a_due_tournament_saved_before_a_rule_is_cancelled_saying_why(
+    make_tournament: Any,
+) -> None:
+    t = make_tournament(bots=2, rounds=500, starts_at=timezone.now() - timedelta(seconds=5))
+    after = make_tournament(name="After", bots=2, starts_at=timezone.now() - timedelta(seconds=9))
+    done = services.tick()
+    assert f"cancelled {t.pk}" in done and f"started {after.pk}" in done
+    t.refresh_from_db()
+    assert t.state == "cancelled"
+    assert t.actions.filter(verb="not started", detail__contains="1 to 100 rounds").exists()
