@@ -242,7 +242,11 @@ class TournamentAdmin(admin.ModelAdmin):
         return own + super().get_urls()
 
     def add_player_view(self, request: HttpRequest, tid: int) -> HttpResponse:
+        """Adding players (and reinstating a withdrawn one) changes the tournament: only for
+        those who may change it, as its other steps."""
         t = _tournament_or_404(tid)
+        if not self.has_change_permission(request, t):
+            raise PermissionDenied
         form = AddPlayerForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             username, bot = form.cleaned_data["username"], form.cleaned_data["bot"]
