@@ -730,8 +730,8 @@ def _idle_last(places: list[int], idle: list[bool]) -> list[int]:
 
 
 def _aborted_points(t: Tournament, earned: float, scheme: list[float]) -> float:
-    """What a seat that moved earns from an aborted game (docs/tournaments.md "Aborted
-    games"): nothing in an arena; elsewhere its places' points, but never more than a bye."""
+    """What a seat that moved earns from an aborted game: nothing in an arena; elsewhere its
+    places' points, but never more than a bye (docs/tournaments.md "Aborted games")."""
     if t.format == Format.ARENA:
         return 0.0
     return min(earned, max(scheme) * BYE_SHARE)
