@@ -22,7 +22,7 @@ from .errors import Conflict, Forbidden, Invalid, refuse_other_fields, sent_as
 from .identity import become_guest, identity_of, seated_identity
 from .models import Game
 from .modes import BOT_STRENGTHS, CORRESPONDENCE_DAYS, GUIDES, LIVE_CLOCKS, TARGET_SCORES, TILE_SETS
-from .review import best_play, hints_allowed
+from .review import best_play, hints_allowed, played_for_an_occasion
 from .services import get_game
 
 
@@ -64,6 +64,10 @@ def game_hint(request: HttpRequest, gid: str) -> JsonResponse:
         raise Forbidden("rated_no_hints", "A rated game has no hints.")
     if seat.resigned is not None:
         raise Forbidden("resigned", "You resigned from this game: it has no hints for you.")
+    if played_for_an_occasion(game):
+        raise Forbidden(
+            "tournament_no_hints", "A tournament's table has no hints, even against bots."
+        )
     if not hints_allowed(game):
         raise Forbidden("hints_off", "Hints are for Sandbox and practice against bots.")
     state = services.load_state(game)

@@ -24,11 +24,20 @@ def busy() -> Unavailable:
     return Unavailable("solver_busy", "The solver is busy with another position; try again.")
 
 
+def played_for_an_occasion(game: Game) -> bool:
+    """A game its maker plays for something (a tournament's table, Swiss, arena or duplicate):
+    its players get no help from the solver while it is played (docs/design.md "Tournaments")."""
+    return bool(game.occasion or game.occasion_url or game.sealed)
+
+
 def hints_allowed(game: Game) -> bool:
-    """Hints help in Sandbox and in practice against bots only, never against people, and
-    never in a rated game (docs/design.md "Ratings")."""
+    """Hints help in Sandbox and in practice against bots only, never against people, never in
+    a rated game (docs/design.md "Ratings") and never at a tournament's table, even against
+    bots (docs/design.md "Tournaments")."""
     if game.rated or not family_named(game.family).reviewed:
         return False  # rated, or a family without the solver's hints and reviews
+    if played_for_an_occasion(game):
+        return False
     if game.mode == Mode.SANDBOX:
         return True
     humans = [s for s in game.seats.all() if s.kind == SeatKind.HUMAN]

@@ -177,6 +177,14 @@ def missed_play_puzzle(request: HttpRequest, gid: str, seq: int) -> HttpResponse
     """Open a finished game's reviewed turn, where a better play was missed, as a puzzle
     shared by link (the editor's kind), from the game's replay page."""
     game = get_object_or_404(Game, public_id=gid, status=Status.FINISHED)
+    if game.sealed:
+        # A duplicate round's deal is still being played at other tables: its positions are
+        # withheld with its replay until that round ends (docs/design.md "Tournaments").
+        why = (
+            "This table shares its deal with tables of its round that are still playing: its "
+            "missed plays open as puzzles when that round ends."
+        )
+        return render(request, "games/sealed.html", {"game": game, "why": why}, status=403)
     row = next((r for r in game.review or [] if r["seq"] == seq), None)
     if row is None or not row["missed"] or not row.get("opened"):
         error = {"message": "That turn has no missed play to open as a puzzle."}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import pytest
@@ -120,3 +122,45 @@ def test_a_missed_play_opens_as_a_shared_puzzle(
     assert puzzle_page.status_code == 200
     nothing = client_for(alice).post(f"/g/{game.public_id}/replay/2/puzzle")
     assert nothing.status_code == 404
+
+
+def tournament_table(alice: Any, make_tournament: Any, format: str) -> Game:
+    """alice's table in round 1 of a casual (unrated) tournament, against a casual bot."""
+    from tournaments import services as tournaments
+
+    t = make_tournament(bots=1, strength="casual", format=format, mode="parlor")
+    tournaments.join(alice, t.pk)
+    tournaments.start(None, t.pk)
+    game = Game.objects.get(tournament_table__round__tournament=t)
+    assert not game.rated and game.sealed == (format == "duplicate")
+    return game
+
+
+@pytest.mark.parametrize("format", ["swiss", "duplicate"])
+def test_a_tournament_table_has_no_hints_even_against_a_bot(
+    alice: Any, make_tournament: Any, format: str
+) -> None:
+    game = tournament_table(alice, make_tournament, format)
+    client = client_for(alice)
+    answer = client.get(f"/api/games/{game.public_id}/hint")
+    assert answer.status_code == 403
+    assert answer.json() == {
+        "error": "tournament_no_hints",
+        "message": "A tournament's table has no hints, even against bots.",
+    }
+    # The board hides its Hint button when its bootstrap says no hints (static/games/rummikub.js).
+    html = client.get(game.get_absolute_url()).content.decode()
+    found = re.search(r'<script id="bootstrap" type="application/json">(.*?)</script>', html)
+    assert found and json.loads(found.group(1))["hints"] is False
+
+
+def test_a_finished_duplicate_table_opens_no_missed_play_while_its_round_is_on(
+    alice: Any, make_tournament: Any
+) -> None:
+    game = tournament_table(alice, make_tournament, "duplicate")
+    Game.objects.filter(pk=game.pk).update(
+        status="finished", review=[{"seq": 2, "missed": 3, "opened": True}]
+    )
+    answer = client_for(alice).post(f"/g/{game.public_id}/replay/2/puzzle")
+    assert answer.status_code == 403
+    assert "still playing" in answer.content.decode()
