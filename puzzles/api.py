@@ -33,7 +33,9 @@ POST bodies are JSON and need Django's CSRF token in ``X-CSRFToken`` (the puzzle
 Errors are JSON ``{"error": code, "message": sentence}`` with a 4xx status: 400 malformed
 (``bad_json``, ``bad_table``, ``bad_rack``, ``bad_mode``, ``not_the_daily``,
 ``not_the_streak_puzzle``, and ``bad_field`` for a field the call does not take: hint and
-give-up take none), 404
+give-up take none), 403 ``daily_position`` (the editor given the position of a daily
+whose leaderboard is still open: today's or yesterday's, its table tiles however grouped, or
+all its tiles), 404
 ``no_such_puzzle``, 409 ``no_attempt`` (none started, or today's daily not yet started as the
 daily try), ``already_finished`` (submit, hint or give-up after the last attempt was solved or
 given up: start it again) or ``no_more_hints``, 422 a rule broken: the engine's code

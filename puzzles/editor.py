@@ -3,7 +3,9 @@ puzzle anyone with its link can play (not served by the trainer, not rated)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,12 +13,13 @@ from games.engine.errors import InvalidInput, SolverBusy
 from games.engine.melds import meld_error
 from games.engine.solver import solve
 from games.engine.tiles import Tile, parse_tiles
-from games.errors import Illegal, Invalid
+from games.errors import Forbidden, Illegal, Invalid
 from games.review import WEB_SOLVE_BUDGET, WEB_SOLVE_WAIT_S, busy
 
 from .arrangements import CLASSIC, codes, rearrangement
+from .daily import today
 from .generator import Features, count_solutions, grade, parse_table, puzzle_rating
-from .models import Puzzle
+from .models import DailyPuzzle, Puzzle
 from .services import parse_melds
 
 MAX_EDITOR_RACK = 20
@@ -39,6 +42,7 @@ def check_position(table: object, rack: object) -> dict[str, Any]:
     except InvalidInput as error:
         raise Invalid("bad_rack", str(error)) from None
     _check_editor_position(melds, tiles)
+    _refuse_an_open_daily(melds, tiles)
     try:
         best = solve(
             CLASSIC,
@@ -79,6 +83,40 @@ def _check_editor_position(melds: Sequence[Sequence[Tile]], rack: Sequence[Tile]
         if count > limit:
             raise Illegal(
                 "too_many_copies", f"A classic set has {limit} of {tile}; this has {count}."
+            )
+
+
+# A daily's leaderboard takes the attempts started on its UTC day, and one started just before
+# midnight is submitted after it: so yesterday's daily is still open, as is today's (and any
+# picked ahead).
+DAILY_OPEN_DAYS = 1
+
+
+def _faces(tiles: Sequence[Tile]) -> Counter[str]:
+    """Tiles by face (``R7``, ``J``): copies of one tile are the same tile here."""
+    return Counter(str(t) for t in tiles)
+
+
+def _refuse_an_open_daily(melds: Sequence[Sequence[Tile]], rack: Sequence[Tile]) -> None:
+    """The editor solves no daily puzzle whose leaderboard is still open, so that no hint or
+    solution of the daily is seen outside the daily try (README.md "Puzzles").
+
+    Refused is a table holding the daily's table tiles, however they are grouped into melds
+    and ordered (any rack: the daily's rack with a tile more or less is the same help), and a
+    position holding the daily's tiles in all, table and rack (its rack's tiles partly laid).
+    """
+    table = _faces([t for m in melds for t in m])
+    whole = table + _faces(rack)
+    since = today() - dt.timedelta(days=DAILY_OPEN_DAYS)
+    for daily in DailyPuzzle.objects.filter(date__gte=since).select_related("puzzle"):
+        puzzle = daily.puzzle
+        its_table = Counter(str(Tile.parse(c)) for m in puzzle.table for c in m)
+        its_whole = its_table + Counter(str(Tile.parse(c)) for c in puzzle.rack)
+        if table == its_table or whole == its_whole:
+            raise Forbidden(
+                "daily_position",
+                "That is the daily puzzle's position, whose leaderboard is still open: the "
+                "editor does not solve it. Play it on the daily page.",
             )
 
 
