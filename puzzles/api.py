@@ -31,7 +31,8 @@ POST bodies are JSON and need Django's CSRF token in ``X-CSRFToken`` (the puzzle
 =======================================  ===================================================
 
 Errors are JSON ``{"error": code, "message": sentence}`` with a 4xx status: 400 malformed
-(``bad_json``, ``bad_table``, ``bad_rack``, ``bad_mode``, ``not_the_daily``,
+(``bad_json``, ``bad_table``, ``bad_rack``, ``bad_mode``, ``bad_save`` (save not true,
+false or left out), ``not_the_daily``,
 ``not_the_streak_puzzle``, and ``bad_field`` for a field the call does not take: hint and
 give-up take none), 403 ``daily_position`` (the editor given the position of a daily
 whose leaderboard is still open: today's or yesterday's, its table tiles however grouped, or
@@ -49,7 +50,7 @@ from __future__ import annotations
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_POST, require_safe
 
-from games.errors import Invalid, refuse_other_fields
+from games.errors import Invalid, refuse_other_fields, sent_as
 from games.identity import guest_key, identity_of
 from rummi_site.jsonapi import json_errors, read_body
 from rummi_site.limits import limited
@@ -142,8 +143,13 @@ def editor(request: HttpRequest) -> JsonResponse:
     misspelt ``sav`` would check the position and save nothing, in silence)."""
     body = read_body(request)
     refuse_other_fields(body, EDITOR_FIELDS, "bad_field", "a position")
+    save = body.get("save")
+    if save is not None and not isinstance(save, bool):
+        # Not read as truthy: "no" or [0] would save a puzzle nobody asked for.
+        came = sent_as(save)
+        raise Invalid("bad_save", f"save is true or false, or left out; it came as {came}.")
     checked = editing.check_position(body.get("table"), body.get("rack"))
-    if body.get("save"):
+    if save:
         user = request.user.pk if request.user.is_authenticated else None
         puzzle = editing.save_user_puzzle(body.get("table"), body.get("rack"), user)
         checked["share_url"] = puzzle.get_absolute_url()

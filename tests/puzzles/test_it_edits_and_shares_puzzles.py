@@ -112,3 +112,24 @@ def test_a_field_the_editor_does_not_take_is_refused_and_nothing_is_saved(alice:
         "message": "sav is not a field of a position; they are table, rack, save.",
     }
     assert not Puzzle.objects.filter(source="user").exists()
+
+
+@pytest.mark.parametrize(
+    ("save", "came"),
+    [("no", 'text ("no")'), ([0], "a list"), (1, "the number 1"), ({}, "an object")],
+)
+def test_save_is_true_or_false_and_nothing_else(db: Any, save: Any, came: str) -> None:
+    answer = post(Client(), EDITOR, {**SPLIT, "save": save})
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "error": "bad_save",
+        "message": f"save is true or false, or left out; it came as {came}.",
+    }
+    assert not Puzzle.objects.exists()
+
+
+@pytest.mark.parametrize("save", [False, None])
+def test_save_false_or_null_checks_without_saving(db: Any, save: Any) -> None:
+    answer = post(Client(), EDITOR, {**SPLIT, "save": save})
+    assert answer.status_code == 200 and "slug" not in answer.json()
+    assert not Puzzle.objects.exists()
