@@ -35,6 +35,8 @@ DAILY_HERE = (
 
 @require_safe
 def trainer(request: HttpRequest) -> HttpResponse:
+    if (refused := _refuse_a_bad_mode(request)) is not None:
+        return refused
     player = identity_of(request)
     state = services.trainer_state(player)
     streak = services.next_puzzle(player, "streak")
@@ -45,11 +47,26 @@ def trainer(request: HttpRequest) -> HttpResponse:
     return render(request, "puzzles/trainer.html", context)
 
 
+# The modes the trainer's pages take in ?mode=, as its API does (GET /puzzles/api/trainer).
+TRAINER_MODES = ("trainer", "streak")
+
+
+def _refuse_a_bad_mode(request: HttpRequest) -> HttpResponse | None:
+    """A 400 page for a ?mode= the trainer has not (it was ignored in silence), else None."""
+    asked = request.GET.get("mode") or "trainer"
+    if asked in TRAINER_MODES:
+        return None
+    message = f"The mode must be trainer or streak, as in ?mode=streak (not {asked[:20]!r})."
+    return render(request, "400.html", {"message": message}, status=400)
+
+
 @require_safe
 def next_puzzle(request: HttpRequest) -> HttpResponse:
     """Go to the next puzzle of the trainer (or of the streak, ``?mode=streak``)."""
-    mode = request.GET.get("mode", "trainer")
-    puzzle = services.next_puzzle(identity_of(request), "streak" if mode == "streak" else "trainer")
+    if (refused := _refuse_a_bad_mode(request)) is not None:
+        return refused
+    mode = request.GET.get("mode") or "trainer"
+    puzzle = services.next_puzzle(identity_of(request), mode)
     if puzzle is None:
         return HttpResponseRedirect(reverse("puzzles:trainer"))
     return HttpResponseRedirect(services.puzzle_summary(puzzle, mode)["url"])

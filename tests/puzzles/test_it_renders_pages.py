@@ -53,3 +53,17 @@ def test_the_trainer_page_shows_the_ramp_and_next(alice: Any, shipped: list[Puzz
 def test_unknown_puzzles_are_404(db: Any) -> None:
     assert Client().get("/puzzles/no-such-thing/").status_code == 404
     assert Client().get("/puzzles/s/no-such-token/").status_code == 404
+
+
+@pytest.mark.parametrize("url", ["/puzzles/", "/puzzles/next/"])
+def test_the_trainers_pages_refuse_a_mode_they_have_not(shipped: list[Puzzle], url: str) -> None:
+    """As the API does (400 bad_mode): ?mode=xx used to be ignored in silence (200), and
+    next/ passed it on into the puzzle's address."""
+    page = Client().get(url, {"mode": "xx"})
+    assert page.status_code == 400
+    assert "The mode must be trainer or streak, as in ?mode=streak (not &#x27;xx&#x27;)." in (
+        page.content.decode()
+    )
+    for mode in ("trainer", "streak", ""):
+        assert Client().get(url, {"mode": mode}).status_code in (200, 302)
+    assert Client().get("/puzzles/next/", {"mode": "streak"})["Location"].endswith("?mode=streak")
