@@ -3,6 +3,7 @@
 // a time, with the slider and the ◀ ▶ buttons. A step shows its line, the table (a run's end
 // closed by a 1 taken back is shown turned over), the train when the family has one, and every
 // rack with its take-back pile; a review note, a puzzle link or a lesson when the step has one.
+// The tiles left to draw are the pool, or what the step's family calls them (Rummy 45: stock).
 import { playerName } from "../kit/people.js";
 
 const root = document.getElementById("replay");
@@ -35,7 +36,7 @@ const labelled = (label, codes, className) => {
 
 function show(i) {
   const step = steps[i];
-  document.getElementById("replay-label").textContent = `${i + 1}/${steps.length}: ${step.text} · pool ${step.pool}`;
+  document.getElementById("replay-label").textContent = `${i + 1}/${steps.length}: ${step.text} · ${step.pile || "pool"} ${step.pool}`;
   const note = document.getElementById("replay-review");
   if (note) {
     note.hidden = !step.review;

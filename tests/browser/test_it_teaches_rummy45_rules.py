@@ -58,7 +58,10 @@ def test_the_rules_page_opens_a_stitched_1_and_steps_to_it(new_page: Any, site: 
     lesson = page.locator("#replay-lesson")
     assert lesson.is_visible()
     assert "take-back pile" in lesson.inner_text()
-    assert "stitched K1" in page.locator("#replay-label").inner_text()
+    label = page.locator("#replay-label").inner_text()
+    assert "stitched K1" in label
+    # Rummy 45 draws from the stock (docs/rules-45.md "Teaching replays"), not Rummikub's pool.
+    assert " · stock " in label and "pool" not in label
     turned = page.locator("#replay-table .mini-tile.turned")
     assert turned.count() == 1
     assert turned.get_attribute("aria-label") == "K13, turned over"

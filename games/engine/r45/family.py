@@ -416,6 +416,7 @@ class Rummy45:
                 for rack, codes in zip(state.racks, public["takeback_codes"], strict=True)
             ],
             "pool": len(state.stock),
+            "pile": "stock",  # what Rummy 45 calls the tiles left to draw (docs/rules-45.md)
             "totals": list(state.scores) or [0] * state.players,
         }
 

@@ -82,6 +82,8 @@ def test_the_steps_open_a_few_before_the_moment_and_end_a_few_after(lesson: Any)
     assert 1 <= len(steps) - moment - 1 <= teaching.AFTER
     assert [s["seq"] for s in steps] == list(range(steps[0]["seq"], steps[-1]["seq"] + 1))
     assert all(rack["tiles"] for step in steps for rack in step["racks"] if rack["count"])
+    # The tiles left to draw are Rummy 45's stock, which the viewer names (not the pool).
+    assert all(step["pile"] == "stock" for step in steps)
 
 
 @pytest.mark.django_db
