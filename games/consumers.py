@@ -216,6 +216,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.viewer_key = str(seat.index) if seat is not None else SPECTATOR
 
     async def game_update(self, message: dict[str, Any]) -> None:
+        if self.refused:
+            return  # a frame sent as the refused socket left the group: it has no viewer
         if message.get("rekey"):
             # Before the frames that follow (a group's messages reach a socket in order).
             await self._rekey()
