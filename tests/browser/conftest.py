@@ -36,6 +36,24 @@ CHROMIUM_ARGS = [
 SHOTS = ROOT / ("docs" if os.environ.get("RUMMI_SCREENSHOTS") == "1" else "var") / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+# The words (runs of non-space text) inside the elements a selector matches that the page
+# broke over two lines or more: ``page.evaluate(BROKEN_WORDS, selector)``.
+BROKEN_WORDS = """(selector) => {
+  const broken = [];
+  for (const root of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push(match[0]);
+      }
+    }
+  }
+  return broken;
+}"""
 # A failed test's pages are photographed here (always var/: never the committed ones).
 FAILED = ROOT / "var" / "screenshots"
 # RUMMI_BROWSER_TRACE=1: every page's Playwright trace (screenshots, DOM snapshots, network)

@@ -7,25 +7,9 @@ from typing import Any
 
 import pytest
 
-from .conftest import PHONE, call, shoot
+from .conftest import BROKEN_WORDS, PHONE, call, shoot
 
 pytestmark = pytest.mark.browser
-
-BROKEN_WORDS = """() => {
-  const broken = [];
-  const body = document.querySelector(".players-games tbody");
-  const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    for (const match of node.textContent.matchAll(/\\S+/g)) {
-      const range = document.createRange();
-      range.setStart(node, match.index);
-      range.setEnd(node, match.index + match[0].length);
-      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-      if (lines.size > 1) broken.push(match[0]);
-    }
-  }
-  return broken;
-}"""
 
 
 def test_the_games_table_keeps_its_words_whole(new_page: Any, site: str) -> None:
@@ -40,6 +24,6 @@ def test_the_games_table_keeps_its_words_whole(new_page: Any, site: str) -> None
         page.goto(site + path)
         page.locator(".players-games").wait_for()
         assert page.locator(".players-games a", has_text="replay").count() == 2
-        assert page.evaluate(BROKEN_WORDS) == [], path
+        assert page.evaluate(BROKEN_WORDS, ".players-games tbody") == [], path
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path
     shoot(page, "profile-games-390x844.png")

@@ -7,28 +7,9 @@ from typing import Any
 
 import pytest
 
-from .conftest import PHONE, call, shoot
+from .conftest import BROKEN_WORDS, PHONE, call, shoot
 
 pytestmark = pytest.mark.browser
-
-BROKEN_CELLS = """() => {
-  const broken = [];
-  for (const cell of document.querySelectorAll(
-    "#standings th, #standings td:not(:nth-child(2))"
-  )) {
-    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const match of node.textContent.matchAll(/\\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, match.index);
-        range.setEnd(node, match.index + match[0].length);
-        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-        if (lines.size > 1) broken.push(match[0]);
-      }
-    }
-  }
-  return broken;
-}"""
 
 
 def test_the_standings_keep_numbers_and_headers_whole_on_a_phone(new_page: Any, site: str) -> None:
@@ -49,6 +30,6 @@ def test_the_standings_keep_numbers_and_headers_whole_on_a_phone(new_page: Any, 
           tr.children[5].textContent = "1234.5";
         })"""
     )
-    assert page.evaluate(BROKEN_CELLS) == []
+    assert page.evaluate(BROKEN_WORDS, "#standings th, #standings td:not(:nth-child(2))") == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shoot(page, "tournament-standings-390x844.png")

@@ -4,46 +4,21 @@ tournament's tables play exactly the clock, days and match its page states. Each
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
-from django.urls import reverse
-from django.utils import timezone
 
 from tournaments import services
 from tournaments.models import Table, Tournament
 
+from .conftest import add_tournament
+
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organiser(django_user_model: Any) -> Client:
-    boss = django_user_model.objects.create_superuser("organiser", "o@example.com", "pw-12345678")
-    client = Client()
-    client.force_login(boss)
-    return client
-
-
 def add(organiser: Client, name: str, mode: str, **fields: Any) -> Any:
-    form = {
-        "name": name,
-        "format": "swiss",
-        "mode": mode,
-        "table_size": 2,
-        "rounds": 1,
-        "clock_seconds": 60,
-        "starts_at_0": (timezone.now() + timedelta(days=1)).strftime("%Y-%m-%d"),
-        "starts_at_1": "18:00:00",
-        "min_games": 0,
-        "entries-TOTAL_FORMS": 0,
-        "entries-INITIAL_FORMS": 0,
-        "actions-TOTAL_FORMS": 0,
-        "actions-INITIAL_FORMS": 0,
-    }
-    form.update(fields)
-    return organiser.post(reverse("admin:tournaments_tournament_add"), form)
+    return add_tournament(organiser, **{"name": name, "mode": mode, "rounds": 1, **fields})
 
 
 @pytest.mark.parametrize(

@@ -8,41 +8,18 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from django.urls import reverse
 from django.utils import timezone
 
 from tournaments import services
 from tournaments.models import Round, Tournament
 
+from .conftest import add_tournament
+
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organiser(django_user_model: Any) -> Client:
-    boss = django_user_model.objects.create_superuser("organiser", "o@example.com", "pw-12345678")
-    client = Client()
-    client.force_login(boss)
-    return client
-
-
 def add(organiser: Client, **fields: Any) -> Any:
-    form = {
-        "name": "Spring cup",
-        "format": "swiss",
-        "mode": "lan",
-        "table_size": 2,
-        "rounds": 3,
-        "clock_seconds": 60,
-        "starts_at_0": (timezone.now() + timedelta(days=1)).strftime("%Y-%m-%d"),
-        "starts_at_1": "18:00:00",
-        "min_games": 0,
-        "entries-TOTAL_FORMS": 0,
-        "entries-INITIAL_FORMS": 0,
-        "actions-TOTAL_FORMS": 0,
-        "actions-INITIAL_FORMS": 0,
-    }
-    form.update(fields)
-    return organiser.post(reverse("admin:tournaments_tournament_add"), form)
+    return add_tournament(organiser, **fields)
 
 
 @pytest.mark.parametrize(

@@ -14,17 +14,9 @@ from django.utils import timezone
 from games.models import Game
 from tournaments.models import Entry, Round, Table, Tournament
 
-from .conftest import play
+from .conftest import add_tournament, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def organiser(django_user_model: Any) -> Client:
-    boss = django_user_model.objects.create_superuser("organiser", "o@example.com", "pw-12345678")
-    client = Client()
-    client.force_login(boss)
-    return client
 
 
 def changelist_action(client: Client, model: str, action: str, ids: list[int], **extra: Any) -> Any:
@@ -103,24 +95,7 @@ def test_an_organiser_creates_fills_starts_and_adjudicates(
 
 
 def test_the_console_refuses_what_cannot_be_run(organiser: Client) -> None:
-    answer = organiser.post(
-        reverse("admin:tournaments_tournament_add"),
-        {
-            "name": "Bad",
-            "format": "swiss",
-            "mode": "rush",
-            "table_size": 4,
-            "rounds": 2,
-            "clock_seconds": 60,
-            "starts_at_0": "2027-01-01",
-            "starts_at_1": "18:00:00",
-            "min_games": 0,
-            "entries-TOTAL_FORMS": 0,
-            "entries-INITIAL_FORMS": 0,
-            "actions-TOTAL_FORMS": 0,
-            "actions-INITIAL_FORMS": 0,
-        },
-    )
+    answer = add_tournament(organiser, name="Bad", mode="rush", table_size=4, rounds=2)
     assert answer.status_code == 200
     assert "Rummy Rush is for two" in answer.content.decode()
     assert not Tournament.objects.filter(name="Bad").exists()

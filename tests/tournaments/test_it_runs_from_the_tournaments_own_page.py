@@ -20,14 +20,6 @@ from .conftest import play
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def organiser(django_user_model: Any) -> Client:
-    boss = django_user_model.objects.create_superuser("organiser", "o@example.com", "pw-12345678")
-    client = Client()
-    client.force_login(boss)
-    return client
-
-
 def page_of(client: Client, t: Tournament) -> str:
     answer = client.get(reverse("admin:tournaments_tournament_change", args=[t.pk]))
     assert answer.status_code == 200

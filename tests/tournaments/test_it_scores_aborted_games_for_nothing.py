@@ -76,9 +76,9 @@ def test_an_arena_gives_nothing_for_tables_resigned_at_once(
     ).exists()
 
 
-def test_a_swiss_scores_the_seat_that_never_moved_last_and_the_other_a_bye(
-    make_tournament: Any, queue: Any
-) -> None:
+def aborted_swiss(make_tournament: Any) -> tuple[Tournament, Game, Any, Any]:
+    """A one-round Swiss of ann and ben whose game is aborted: the first to play draws (a real
+    move), the other resigns with none. The tournament, the game, the mover, the idle one."""
     t = make_tournament(rounds=1)
     ann, ben = people("ann", "ben")
     for user in (ann, ben):
@@ -89,6 +89,13 @@ def test_a_swiss_scores_the_seat_that_never_moved_last_and_the_other_a_bye(
     first, second = (ann, ben) if game.seats.get(index=mover).user_id == ann.pk else (ben, ann)
     act(game, first, "draw")  # a real move
     act(game, second, "resign")  # none
+    return t, game, first, second
+
+
+def test_a_swiss_scores_the_seat_that_never_moved_last_and_the_other_a_bye(
+    make_tournament: Any, queue: Any
+) -> None:
+    t, game, first, second = aborted_swiss(make_tournament)
     play(queue)
     assert GameResult.objects.filter(game=game, aborted=True).exists()
     seats = {
@@ -107,16 +114,7 @@ def test_a_stand_ins_win_is_last_with_nothing_when_the_person_never_moved(
 ) -> None:
     """Places come from the game, but a seat without a real move of its own in an aborted
     game is put last: the one who moved is first with a bye's points."""
-    t = make_tournament(rounds=1)
-    ann, ben = people("ann", "ben")
-    for user in (ann, ben):
-        services.join(user, t.pk)
-    services.start(None, t.pk)
-    game = open_game(t)
-    mover = state_from_record(game.state).turn
-    first, second = (ann, ben) if game.seats.get(index=mover).user_id == ann.pk else (ben, ann)
-    act(game, first, "draw")
-    act(game, second, "resign")
+    t, game, first, second = aborted_swiss(make_tournament)
     # As if the game had named the idle seat first (a stand-in's win): it is still last.
     GameResult.objects.filter(game=game, user=second).update(place=1)
     GameResult.objects.filter(game=game, user=first).update(place=2)
