@@ -3,9 +3,11 @@
 
 The live bench's 250 four-seat tables (1,000 sockets, moves by socket) run a step at 100 moves/s;
 then 10,000 idle sockets open (spectators of other seated games that do not move: what watchers and
-players waiting on other tables hold; each sends the board's ping as often as its hello says,
-``ping_s``: 50 s for a watcher, the first no later than ``ping_s`` after its hello, and reads its
-pong, as an open board does; the pings are spread evenly over the interval, see ``board_pings``;
+players waiting on other tables hold; each keeps its socket alive as its hello says, as an open
+board does: a watcher's (``ping_s`` 0) sends nothing and hears the web process's beat every 55 s
+(rummi_site/pings.py); a hello with a ``ping_s`` has it send the board's ping that often, the
+first no later than ``ping_s`` after its hello, and read its pong, the pings spread evenly over
+the interval, see ``board_pings``;
 they live in a process of their own, apart from the harness that times the moves), and the same step
 runs twice; then the idle sockets close. That cycle runs ``RUMMI_BENCH_SOCKETS_CYCLES`` times (3),
 and a last step without them ends the run (without, with, with, without, with, with, ..., without:
@@ -54,8 +56,8 @@ IDLE = int(live.setting("RUMMI_BENCH_SOCKETS_IDLE", "10000"))
 PACE = float(live.setting("RUMMI_BENCH_SOCKETS_PACE", "100"))
 PER_GAME = 20  # idle sockets on each idle game
 # As the board does (static/kit/client.js), each idle socket sends {"type":"ping"} as often as
-# its hello says (``ping_s``) and reads its pong: what a watcher's open board costs the server.
-# A number of seconds here pings that often instead; 0 leaves them silent.
+# its hello says (``ping_s``; a watcher's says 0: it sends nothing and hears the beat) and reads
+# its pong. A number of seconds here pings that often instead; 0 leaves them silent.
 BOARD_PING = live.setting("RUMMI_BENCH_SOCKETS_BOARD_PING", "hello")
 CONNECTING = 25  # idle sockets connecting at once
 # The crowd (the idle sockets' process) stands for 10,000 browsers on other machines. Here it
@@ -112,7 +114,8 @@ class IdleBoard(asyncio.Protocol):
         self.upgraded = False
         self.transport: asyncio.Transport | None = None
         self.pongs = 0
-        self.server_pings = 0  # daphne's protocol pings (a quiet socket's), answered
+        self.server_pings = 0  # protocol pings (daphne's, before the beat), answered
+        self.beats = 0  # the web process's beats (rummi_site/pings.py)
         self.ping_s = 0.0  # from its hello
         self.hello_at = 0.0  # the loop's time when its hello came
 
@@ -138,6 +141,8 @@ class IdleBoard(asyncio.Protocol):
                 self.hello.set_result(json.loads(payload))
             elif opcode == 0x1 and payload == PONG:
                 self.pongs += 1
+            elif opcode == 0x1 and payload == BEAT:
+                self.beats += 1
             elif opcode == 0x9:  # the server's protocol ping: a browser answers it
                 self.server_pings += 1
                 self.send(0xA, payload)
@@ -188,6 +193,7 @@ class IdleBoard(asyncio.Protocol):
 # The board's ping and its answer, as the site defines them.
 PING = pings.PING.encode()
 PONG = pings.PONG.encode()
+BEAT = pings.BEAT.encode()
 
 
 async def open_idle(gids: list[str], ports: list[int], count: int) -> tuple[list[IdleBoard], int]:
@@ -278,14 +284,15 @@ def pooled(steps: list[dict[str, Any]]) -> dict[str, Any]:
 async def board_pings(idle: list[IdleBoard], every: float, sent: list[int]) -> None:
     """Each idle socket's board ping every ``every`` seconds, spread evenly over the interval
     from now, as the pings of boards opened at different moments are, and each first one no
-    later than the board's own (static/kit/client.js pings ``every`` after the hello), so that
-    daphne never pings one of them (rummi_site/web.py ``first_ping_after``), as it never pings
-    an open board (the crowd counts the protocol pings it gets). The interval's even slots go
-    to the sockets in the order of their hellos. The bench opens its sockets in some 20 s, not
-    over minutes as watchers come: pinging each ``every`` after its hello, as a board does,
-    would send them in the bursts they opened in (25 at a time), which cost the servers a
-    seventh of as many pings apart (each one on its own is a wake of the event loop).
-    ``sent``: [pings sent, pongs read] (the pongs counted as they come, by each socket)."""
+    later than the board's own (static/kit/client.js pings ``every`` after the hello); the web
+    process beats a socket only before its first ping (the crowd counts the beats it gets). The
+    interval's even slots go to the sockets in the order of their hellos. The bench opens its
+    sockets in some 20 s, not over minutes as watchers come: pinging each ``every`` after its
+    hello, as a board does, would send them in the bursts they opened in (25 at a time), which
+    cost the servers a seventh of as many pings apart (each one on its own is a wake of the
+    event loop). ``sent``: [pings sent, pongs read] (the pongs counted as they come, by each
+    socket).
+    """
     if not every or not idle:
         return
     loop = asyncio.get_running_loop()
@@ -345,6 +352,7 @@ def crowd(conn: Connection, gids: list[str], ports: list[int], count: int) -> No
             "still_open": still_open,
             "pings": sent,
             "server_pings": sum(board.server_pings for board in idle),
+            "beats": sum(board.beats for board in idle),
             "cpu_ms_per_s": round(cpu_ms_per_s, 1),
         }
         conn.send(closed)
@@ -488,9 +496,10 @@ async def measure(
         "board_pings_sent_and_answered": [
             sum(c["closed"]["pings"][i] for c in cycles) for i in range(2)
         ],
-        # Daphne's protocol pings the idle sockets got (each answered): a board's own pings
-        # come first, so only a socket quiet for 55 s gets one.
+        # Protocol pings the idle sockets got (each answered; daphne's, before the beat), and
+        # the beats: a socket that sends nothing (the hello's ping_s 0) gets one every 55 s.
         "protocol_pings_received": sum(c["closed"]["server_pings"] for c in cycles),
+        "beats_received": sum(c["closed"]["beats"] for c in cycles),
         # The idle sockets' own process while they were open and pinging (the browsers' side).
         "crowd_cpu_ms_per_s": [c["closed"]["cpu_ms_per_s"] for c in cycles],
         "crowd_policy": CROWD_POLICY,

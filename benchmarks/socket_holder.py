@@ -2,13 +2,14 @@
 ``RUMMI_BENCH_SOCKETS_HOLDER=bare``).
 
 It speaks just enough of the websocket protocol for the bench's crowd: the handshake, a hello
-saying how often to ping (as the site's watchers are told, ``pings.EVERY_S``), a pong for each
-board ping, the close. With the crowd's 10,000 sockets held here instead of by the site, the
-site's processes hold none, while the crowd's connects and pings, the kernel's work for them and
-a holder's answers still take the same 2 cores: the growth of the moves' p99 in such a run is
-what the idle sockets cost this machine, not the site. Each answer costs a few microseconds
-here (no Twisted, no autobahn), so the holder's own CPU is a floor of what the site's is.
-"""
+telling the board to send nothing and hear the beat (as the site's watchers are told,
+``pings.keep_alive``), the beat every ``pings.BEAT_EVERY_S`` from a random first point, a pong
+for each board ping, the close. With the crowd's 10,000 sockets held here instead of by the
+site, the site's processes hold none, while the crowd's connects and pings, the kernel's work
+for them and a holder's answers still take the same 2 cores: the growth of the moves' p99 in
+such a run is what the idle sockets cost this machine, not the site. Each answer costs a few
+microseconds here (no Twisted, no autobahn), so the holder's own CPU is a floor of what the
+site's is."""
 
 from __future__ import annotations
 
@@ -16,14 +17,19 @@ import asyncio
 import base64
 import hashlib
 import json
+import random
 import time
 from multiprocessing.connection import Connection
 
 from rummi_site import pings
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
-HELLO = json.dumps({"type": "hello", "ping_s": pings.EVERY_S}).encode()
-PING, PONG = pings.PING.encode(), pings.PONG.encode()
+PING, PONG, BEAT = pings.PING.encode(), pings.PONG.encode(), pings.BEAT.encode()
+
+
+def hello(beat_s: float) -> bytes:
+    """The hello, as the site's to a watcher where the web process beats every ``beat_s``."""
+    return json.dumps({"type": "hello", **pings.keep_alive(beat_s)}).encode()
 
 
 def frame(opcode: int, payload: bytes) -> bytes:
@@ -47,11 +53,20 @@ def accept(key: bytes) -> bytes:
 class Held(asyncio.Protocol):
     """One idle socket, held."""
 
-    def __init__(self, counts: list[int]) -> None:
+    def __init__(self, counts: list[int], beat_s: float) -> None:
         self.buffer = b""
         self.upgraded = False
-        self.counts = counts  # [open now, pings answered]
+        self.counts = counts  # [open now, pings answered, beats sent]
+        self.beat_s = beat_s
         self.transport: asyncio.Transport | None = None
+        self.beating: asyncio.TimerHandle | None = None
+
+    def beat(self) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        self.transport.write(frame(0x1, BEAT))
+        self.counts[2] += 1
+        self.beating = asyncio.get_running_loop().call_later(self.beat_s, self.beat)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -80,9 +95,12 @@ class Held(asyncio.Protocol):
                 b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
                 b"Connection: Upgrade\r\nSec-WebSocket-Accept: " + accept(key) + b"\r\n\r\n"
             )
-            self.transport.write(frame(0x1, HELLO))
+            self.transport.write(frame(0x1, hello(self.beat_s)))
             self.upgraded, self.buffer = True, rest
             self.counts[0] += 1
+            self.beating = asyncio.get_running_loop().call_later(
+                random.uniform(0.0, self.beat_s), self.beat
+            )
         while len(self.buffer) >= 6:  # a client's frames are masked: 2 bytes, the mask, data
             size = self.buffer[1] & 0x7F
             if size >= 126 or len(self.buffer) < 6 + size:
@@ -98,23 +116,33 @@ class Held(asyncio.Protocol):
                 self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.beating is not None:
+            self.beating.cancel()
         if self.upgraded:
             self.counts[0] -= 1
 
 
-def serve(conn: Connection, host: str) -> None:
+def serve(conn: Connection, host: str, beat_s: float = pings.BEAT_EVERY_S) -> None:
     """Listen on a free port of ``host``, say it through ``conn``, hold sockets until told to
-    stop, then say how many were open, the pings answered and the CPU spent (ms a second)."""
+    stop, then say how many were open, the pings answered, the beats sent and the CPU spent (ms
+    a second)."""
 
     async def run() -> None:
         loop = asyncio.get_running_loop()
-        counts = [0, 0]
-        server = await loop.create_server(lambda: Held(counts), host, 0, backlog=4096)
+        counts = [0, 0, 0]
+        server = await loop.create_server(lambda: Held(counts, beat_s), host, 0, backlog=4096)
         conn.send(server.sockets[0].getsockname()[1])
         cpu, wall = time.process_time(), time.perf_counter()
         await loop.run_in_executor(None, conn.recv)  # "stop"
         spent = 1000 * (time.process_time() - cpu) / (time.perf_counter() - wall)
         server.close()
-        conn.send({"open": counts[0], "pings": counts[1], "cpu_ms_per_s": round(spent, 1)})
+        conn.send(
+            {
+                "open": counts[0],
+                "pings": counts[1],
+                "beats": counts[2],
+                "cpu_ms_per_s": round(spent, 1),
+            }
+        )
 
     asyncio.run(run())

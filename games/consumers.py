@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from rummi_site.jsonapi import read_json, status_of
-from rummi_site.pings import EVERY_S, PING, PONG, PRESENCE_EVERY_S, answer_here
+from rummi_site.pings import PING, PONG, PRESENCE_EVERY_S, answer_here, keep_alive
 from rummi_site.refusals import close_socket
 from rummi_site.retry import once_more_if_the_connection_died
 
@@ -115,13 +115,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.viewer, self.viewer_key, hello = found
         self.received: list[float] = []
         await self.accept()
-        if not self.presence:
-            # Its pings need nothing from here (a stand-in game's seats record each one).
-            answer_here(self.scope)
-        # How often the board pings (rummi_site/pings.py): often only where a ping records
-        # the player's presence.
-        ping_s = PRESENCE_EVERY_S if self.presence else EVERY_S
-        await self.send(text_data=json.dumps({"type": "hello", **hello, "ping_s": ping_s}))
+        # How the board keeps its socket alive (rummi_site/pings.py): a stand-in game's seats
+        # ping often, each ping recording that the player is there; any other board sends
+        # nothing and hears the web process's beat (or, outside it, pings now and then).
+        alive = (
+            {"ping_s": PRESENCE_EVERY_S} if self.presence else keep_alive(answer_here(self.scope))
+        )
+        await self.send(text_data=json.dumps({"type": "hello", **hello, **alive}))
 
     async def _refuse(self, code: int) -> None:
         """Close with ``code`` (``close_socket``); whatever it is sent before the close lands

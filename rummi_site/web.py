@@ -11,11 +11,13 @@ the event loop while the moves that arrived waited (benchmarks/bench_sockets.py)
   a heap until its timeouts next can act (an open socket's ping is due ``ping_interval`` after
   its last message, and a board that pings resets it), and only connections that closed or
   whose application finished are reaped; a turn visits at most ``TURN_LIMIT`` and sends at
-  most ``CHECK_LIMIT`` protocol pings, ten turns a second, so the loop is never held for long;
-* a socket's first protocol ping comes at a random point between the board's first ping and
-  the interval (``first_ping_after``), not with every socket that opened in the same second
-  (as they all do after a restart), and a board's socket is never pinged;
-* daphne pings only sockets quiet for 55 s (``PING_INTERVAL_S``), not every 20 s;
+  most ``CHECK_LIMIT`` beats, ten turns a second, so the loop is never held for long;
+* a socket quiet for 55 s (``PING_INTERVAL_S``; daphne pinged every 20 s) gets the beat, a
+  text frame written once (rummi_site/pings.py), instead of daphne's protocol ping, whose pong
+  woke the process and went through autobahn's parser: the boards of watchers send nothing,
+  and a dead client is seen by TCP (``TCP_USER_TIMEOUT``, ``keep_alive``); a socket's first
+  beat comes at a random point of the interval (``first_beat_after``), not with every socket
+  that opened in the same second (as they all do after a restart);
 * the board's own ping (every 25 or 50 s, as the socket's hello says) is answered by the
   protocol when the socket's consumer allows it (rummi_site/pings.py): through the consumer,
   0.35 ms of CPU an answer; a ping frame that arrives on its own is read and answered without
@@ -48,6 +50,7 @@ import itertools
 import logging
 import math
 import random
+import socket
 import sys
 import time
 from concurrent.futures import CancelledError
@@ -76,10 +79,10 @@ from rummi_site import pings
 TICK_S = 1.0
 TURN_LIMIT = 200
 # The timeouts' chore ticks ten times as often, and a turn makes at most CHECK_LIMIT checks
-# that act (a protocol ping sent, a handshake or lifetime ended): a second's pings of 5,000
-# quiet sockets (some 90) sent in one turn a second, with their pongs parsed right after, held
-# the loop for milliseconds in every second and put 54% on the moves' p99 with 10,000 quiet
-# idle sockets (benchmarks/bench_sockets.py, RUMMI_BENCH_SOCKETS_BOARD_PING=0).
+# that act (a beat sent, a handshake or lifetime ended): a second's protocol pings of 5,000
+# quiet sockets (some 90, before the beat) sent in one turn a second, with their pongs parsed
+# right after, held the loop for milliseconds in every second and put 54% on the moves' p99 with
+# 10,000 quiet idle sockets (benchmarks/bench_sockets.py, RUMMI_BENCH_SOCKETS_BOARD_PING=0).
 TIMEOUT_TICK_S = 0.1
 CHECK_LIMIT = 10
 OTHER_CHECK_S = 2.0
@@ -88,14 +91,11 @@ SETTLE_PERIOD_S = 5.0
 # settle period opening fewer than BURST_QUIET (settle_after_burst).
 BURST = 500
 BURST_QUIET = 50
-# Daphne pings a socket that has sent nothing for this long (its default: 20 s). The board
-# sends its own ping every 25 or 50 s (static/kit/client.js, rummi_site/pings.py), which
-# resets daphne's count, so a board's socket is never pinged by daphne; a quiet socket is, once
-# a minute, well inside the proxy's 1 h read timeout. At 20 s daphne pinged every board socket
-# between its own pings.
-PING_INTERVAL_S = 55
-# Daphne's first ping of a socket comes at least this long after the board's first ping would.
-FIRST_PING_MARGIN_S = 1.0
+# A socket that has sent nothing for this long gets the beat (daphne's protocol ping, every
+# 20 s by default, before): once a minute, inside the 60 s idle timeout of common load
+# balancers and well inside the proxy's 1 h read timeout. A board that pings (a seat at a table
+# with stand-ins, every 25 s) resets the count and gets none.
+PING_INTERVAL_S = pings.BEAT_EVERY_S
 logger = logging.getLogger("daphne.server")
 
 _connect = ws_protocol.WebSocketProtocol.onConnect
@@ -108,6 +108,7 @@ _protocol_disconnected = server.Server.protocol_disconnected
 _create_application = server.Server.create_application
 _PING = pings.PING.encode()
 _PONG = pings.PONG.encode()
+_BEAT = pings.BEAT.encode()
 _write_buffered = tcp.Connection.write
 
 
@@ -173,6 +174,7 @@ def _answer_ping(self: Any, payload: bytes, binary: bool) -> bool:
 _PING_FRAME_HEAD = bytes([0x81, 0x80 | len(_PING)])
 _PING_FRAME_LEN = 2 + 4 + len(_PING)
 _PONG_FRAME = bytes([0x81, len(_PONG)]) + _PONG
+_BEAT_FRAME = bytes([0x81, len(_BEAT)]) + _BEAT
 _PING_INT = int.from_bytes(_PING, "big")
 
 
@@ -256,33 +258,66 @@ def _on_message(self: Any, payload: bytes, isBinary: bool) -> None:  # noqa: N80
         _on_message_daphne(self, payload, isBinary)
 
 
-def first_ping_after(interval: float) -> float:
-    """Seconds from a socket's connect to daphne's first protocol ping: a random point between
-    the board's first ping and ``interval``, so that sockets that opened together (as they all
-    do after a restart) are not pinged together, and a board's socket is not pinged at all.
+def first_beat_after(interval: float) -> float:
+    """Seconds from a socket's connect to its first beat: a random point of the interval, so
+    that sockets that opened together (as they all do after a restart) are not beaten together,
+    and the beats of a process's sockets come spread evenly over the interval.
 
-    The board pings ``pings.EVERY_S`` (50 s) after its hello, or sooner, which puts daphne's
-    count back to zero (``onMessage``). A first ping drawn from the whole interval came before
-    the board's for some nine sockets in ten: a ping frame built and a pong parsed by autobahn
-    for each, 10 to 19 of the 130 samples of a web process's CPU holding 5,000 sockets
-    (benchmarks/bench_sockets.py under py-spy). With an interval at or under the board's
-    (``--ping-interval 20``) it is drawn from the whole interval.
-
-    >>> all(51.0 <= first_ping_after(55.0) <= 55.0 for _ in range(100))
-    True
-    >>> all(0.0 <= first_ping_after(20.0) <= 20.0 for _ in range(100))
+    >>> all(0.0 <= first_beat_after(55.0) <= 55.0 for _ in range(100))
     True
     """
-    earliest = pings.EVERY_S + FIRST_PING_MARGIN_S
-    return random.uniform(earliest if interval > earliest else 0.0, interval)
+    return random.uniform(0.0, interval)
 
 
 def _on_connect(self: Any, request: Any) -> Any:
-    """Daphne's onConnect, then the first protocol ping put at ``first_ping_after``."""
+    """Daphne's onConnect, then the first beat put at ``first_beat_after``, and the socket told
+    to give up on a client whose TCP leaves a frame unacknowledged for ``pings.DEAD_AFTER_S``
+    (``keep_alive``)."""
     accepted = _connect(self, request)
     interval = float(self.server.ping_interval)
-    self.last_ping = time.time() - interval + first_ping_after(interval)
+    self.last_ping = time.time() - interval + first_beat_after(interval)
+    keep_alive(getattr(self, "transport", None))
     return accepted
+
+
+def keep_alive(transport: Any) -> bool:
+    """Give a socket's connection a TCP user timeout of ``pings.DEAD_AFTER_S``: data its client
+    has not acknowledged for that long closes it. With the beat, a watcher's client sends
+    nothing, so a client gone without a word (a closed laptop, a lost network) is seen when a
+    beat (or a move's frame) goes unanswered by its TCP, as daphne's protocol ping saw it when
+    no pong came in 30 s. Whether it was set (not where the system has no such option, nor on a
+    transport without a TCP socket)."""
+    option = getattr(socket, "TCP_USER_TIMEOUT", None)
+    handle = getattr(transport, "getHandle", None)
+    if option is None or handle is None:
+        return False
+    try:
+        handle().setsockopt(socket.IPPROTO_TCP, option, int(pings.DEAD_AFTER_S * 1000))
+    except (OSError, AttributeError):
+        return False
+    return True
+
+
+def check_timeouts(self: Any) -> None:
+    """Daphne's ``check_timeouts`` (daphne 4.2's ws_protocol), with the beat in place of the
+    protocol ping: a socket that sent nothing for the ping interval is written the beat, a
+    frame built once (rummi_site/pings.py), and nothing comes back to read. A compressed socket
+    gets it through autobahn."""
+    timeout = self.server.websocket_timeout
+    if timeout >= 0 and self.duration() > timeout:
+        self.serverClose()
+    if self.state == _CONNECTING:
+        if self.duration() > self.server.websocket_connect_timeout:
+            self.serverReject()
+    elif self.state == _OPEN:
+        now = time.time()
+        if now - self.last_ping > self.server.ping_interval:
+            if self._perMessageCompress is None:
+                self.trafficStats.outgoingOctetsWireLevel += len(_BEAT_FRAME)
+                self.transport.write(_BEAT_FRAME)
+            else:
+                self.sendMessage(_BEAT, False)
+            self.last_ping = now
 
 
 def _chores(self: Any) -> dict[str, Any]:
@@ -328,7 +363,7 @@ def protocol_disconnected(self: Any, protocol: Any) -> None:
 
 def _next_due(self: Any, protocol: Any) -> float | None:
     """When ``protocol.check_timeouts`` (daphne's ws_protocol) next has something to do: an
-    open socket's protocol ping (``ping_interval`` after its last message or ping), a socket's
+    open socket's beat (``ping_interval`` after its last message or beat), a socket's
     handshake timeout while it connects, its ``websocket_timeout``. None for an HTTP request, a
     closing socket or a socket not yet through ``onConnect``: those are checked every
     ``OTHER_CHECK_S``, as daphne checks everything (they are few and short-lived)."""
@@ -398,7 +433,7 @@ def timeouts_turn(self: Any, now: float) -> bool:
 
 
 def timeout_checker(self: Any) -> None:
-    """Daphne's ``timeout_checker`` (timeouts and protocol pings) for the connections due: every
+    """Daphne's ``timeout_checker`` (timeouts and beats) for the connections due: every
     ``TIMEOUT_TICK_S``, or on the loop's next round while more are due (a turn at a time, the
     loop free between)."""
     now = time.time()
@@ -415,7 +450,9 @@ def create_application(self: Any, protocol: Any, scope: dict[str, Any]) -> Any:
     protocol, where the consumer says whether the protocol may answer its pings; the connection
     goes in the reap set when its application finishes."""
     if scope.get("type") == "websocket":
-        scope[pings.ANSWER_KEY] = protocol.__dict__.setdefault("_rummi_pings", {})
+        flags = protocol.__dict__.setdefault("_rummi_pings", {})
+        flags["beat_s"] = float(self.ping_interval)
+        scope[pings.ANSWER_KEY] = flags
     queue = _create_application(self, protocol, scope)
     instance = self.connections.get(protocol, {}).get("application_instance")
     if instance is not None:
@@ -574,6 +611,7 @@ def install() -> None:
     """Put the chunked chores, the spread first ping, the pings answered here, frames sent at
     once and plain debug labels in place of daphne's, autobahn's and Twisted's."""
     ws_protocol.WebSocketProtocol.onConnect = _on_connect
+    ws_protocol.WebSocketProtocol.check_timeouts = check_timeouts
     ws_protocol.WebSocketProtocol.onMessage = _on_message
     ws_protocol.WebSocketProtocol.dataReceived = _data_received
     server.Server.create_application = create_application

@@ -1,6 +1,7 @@
-"""The board's ping (every 25 or 50 s) is answered by the web process's protocol when the
-socket's consumer needs nothing from it, without waking the consumer (rummi_site/pings.py,
-rummi_site/web.py, docs/deploy.md "Sockets"); a stand-in game's seats still hear each ping."""
+"""A board's ping is answered by the web process's protocol when the socket's consumer needs
+nothing from it, without waking the consumer, and a watcher's board is told to send nothing and
+hear the beat instead (rummi_site/pings.py, rummi_site/web.py, docs/deploy.md "Sockets"); a
+stand-in game's seats still ping, and the consumer hears each ping."""
 
 from __future__ import annotations
 
@@ -90,29 +91,34 @@ def test_a_websockets_scope_shares_the_flags_with_its_protocol(
     server.connections = {}  # as Server.run sets it
     web.create_application(server, protocol, {"type": "websocket"})
     web.create_application(server, other, {"type": "http"})
-    pings.answer_here(made[0])
-    assert protocol._rummi_pings == {"answer_pings": True}  # type: ignore[attr-defined]
+    # The consumer learns how often the web process beats a quiet socket (daphne's interval).
+    assert pings.answer_here(made[0]) == server.ping_interval == 20
+    assert protocol._rummi_pings == {"beat_s": 20.0, "answer_pings": True}  # type: ignore[attr-defined]
     assert pings.ANSWER_KEY not in made[1] and not hasattr(other, "_rummi_pings")
 
 
-def consumer_flags(gid: str, cookie: bytes | None) -> tuple[dict[str, Any], int]:
-    """Open the game's socket with the flags daphne's protocol would share; return them and
-    how often its hello tells the board to ping."""
+def consumer_flags(
+    gid: str, cookie: bytes | None, beat_s: float | None = 55.0
+) -> tuple[dict[str, Any], tuple[int, float | None]]:
+    """Open the game's socket with the flags the web process's protocol would share (with no
+    beat: none, as under a plain daphne); return them and what its hello tells the board: how
+    often to ping, and after how long without a frame the socket is dead."""
     headers = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
     if cookie:
         headers.append((b"cookie", cookie))
-    flags: dict[str, Any] = {}
+    flags: dict[str, Any] = {} if beat_s is None else {"beat_s": beat_s}
 
-    async def scenario() -> int:
+    async def scenario() -> tuple[int, float | None]:
         sock = WebsocketCommunicator(application, f"/ws/games/{gid}/", headers=headers)
-        sock.scope[pings.ANSWER_KEY] = flags  # before the application first runs
+        if beat_s is not None:
+            sock.scope[pings.ANSWER_KEY] = flags  # before the application first runs
         assert (await sock.connect())[0]
         hello = await sock.receive_json_from()
         assert hello["type"] == "hello"
         await sock.send_to(text_data=pings.PING)
         assert await sock.receive_json_from(timeout=10) == {"type": "pong"}
         await sock.disconnect()
-        return int(hello["ping_s"])
+        return int(hello["ping_s"]), hello.get("silent_s")
 
     return flags, asyncio.run(scenario())
 
@@ -127,14 +133,21 @@ def test_a_watcher_lets_the_protocol_answer_and_a_stand_in_games_seat_does_not(
     client = Client()
     client.force_login(alice)
     mine = cookie_of(client)
-    # A watcher, a seat at a plain table: the protocol answers, the board pings every 50 s.
-    answered = ({"answer_pings": True}, pings.EVERY_S)
-    assert consumer_flags(plain.public_id, None) == answered
-    assert consumer_flags(plain.public_id, mine) == answered
-    assert consumer_flags(covered.public_id, None) == answered
+    # A watcher, a seat at a plain table: the board sends nothing and hears the web process's
+    # beat every 55 s; with no frame for two beats and 10 s it is dead. A ping it may still
+    # send is answered by the protocol.
+    beaten = ({"beat_s": 55.0, "answer_pings": True}, (0, 120.0))
+    assert consumer_flags(plain.public_id, None) == beaten
+    assert consumer_flags(plain.public_id, mine) == beaten
+    assert consumer_flags(covered.public_id, None) == beaten
     # A seat at a table with stand-ins: its pings keep the seat present, every 25 s, well
     # inside the 60 s after which a stand-in plays for an unheard seat.
-    assert consumer_flags(covered.public_id, mine) == ({}, pings.PRESENCE_EVERY_S)
+    assert consumer_flags(covered.public_id, mine) == (
+        {"beat_s": 55.0},
+        (pings.PRESENCE_EVERY_S, None),
+    )
+    # Under a plain daphne, which sends no beat: the watcher's board pings every 50 s.
+    assert consumer_flags(plain.public_id, None, beat_s=None) == ({}, (pings.EVERY_S, None))
     assert STAND_IN_AFTER.total_seconds() > 2 * pings.PRESENCE_EVERY_S  # one ping may be lost
 
 

@@ -134,6 +134,7 @@ export class Client {
     });
     socket.addEventListener("message", (e) => {
       this.unanswered = false; // any frame: alive
+      this.heardAt = Date.now();
       this.frame(e.data);
     });
     socket.addEventListener("close", () => this.lost(socket));
@@ -153,6 +154,18 @@ export class Client {
       this.unanswered = true;
       socket.send('{"type":"ping"}');
     }, seconds * 1000);
+  }
+
+  /** Hear the server's beat: no frame for `seconds` (hello's silent_s), a dead socket. */
+  listenFor(socket, seconds) {
+    clearInterval(this.pinger);
+    this.heardAt = Date.now();
+    this.pinger = setInterval(() => {
+      if (socket.readyState === 1 && Date.now() - this.heardAt > seconds * 1000) {
+        this.lost(socket);
+        socket.close();
+      }
+    }, seconds * 250);
   }
 
   /** The socket closed or died: POST what waited on it, and reconnect. */
@@ -182,8 +195,9 @@ export class Client {
       return;
     }
     if (data.type === "hello") {
-      // Sent on connect: the whole summary, as GET answers it, and how often to ping.
+      // Sent on connect: the whole summary, as GET answers it, and to ping or hear the beat.
       if (this.socket && data.ping_s > 0) this.pingEvery(this.socket, data.ping_s);
+      else if (this.socket && data.silent_s > 0) this.listenFor(this.socket, data.silent_s);
       this.accept(data, "hello");
       return;
     }

@@ -119,8 +119,8 @@ def sign_in(request: HttpRequest, name: str) -> HttpResponse:
 def make_game(request: HttpRequest) -> JsonResponse:
     """Body: players (names, seat order), options (as for a new game), and optionally racks
     (tile codes per seat), pool_head (codes drawn first, in order), first (who starts),
-    draws (each person draws once, in turn) and seed (hex: the game's deal and its bots'
-    choices, the same every run)."""
+    draws (each person draws once, in turn), seed (hex: the game's deal and its bots'
+    choices, the same every run) and stand_in (a table with stand-ins, as a tournament's)."""
     spec = json.loads(request.body)
     viewers = [Identity(user_id=_user(name).pk, name=name) for name in spec["players"]]
     options = {"players": len(viewers), **spec.get("options", {})}
@@ -135,6 +135,9 @@ def make_game(request: HttpRequest) -> JsonResponse:
             Game.objects.filter(pk=left.pk).update(status=Status.FINISHED, deadline=None)
     with _beside_other_tables():
         game = _made(spec, viewers, options)
+    if spec.get("stand_in"):
+        # A table with stand-ins (as a tournament's): its seats' pings record their presence.
+        Game.objects.filter(pk=game.pk).update(stand_in=True)
     game.refresh_from_db()
     if "racks" in spec and not _deal(game, spec):
         # A bot that drew first has moved already: the deal cannot be set under its move.
