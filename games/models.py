@@ -333,6 +333,12 @@ class GameResult(models.Model):
         help_text="the game was aborted: a person resigned or timed out before any real move "
         "of their own (the same on every row of the game)",
     )
+    repeat_pair = models.BooleanField(
+        default=False,
+        help_text="two accounts at the table had finished 3 counted games together in the 24 h "
+        "before: the game counts in nobody's figures, win counts or trophies (the same on every "
+        "row of the game)",
+    )
     details = models.JSONField(
         default=dict, blank=True, help_text="the family's own counts (its result_details)"
     )
@@ -357,7 +363,8 @@ class GameResult(models.Model):
     @property
     def fair_play(self) -> str:
         """What the scorecard, the lists and the profile say of how this seat was played:
-        "aborted", "absent", "played by a stand-in for N turns", or nothing."""
+        "aborted", "absent", "played by a stand-in for N turns", "not counted" (a game past the
+        3 a day two accounts count together), or nothing."""
         if self.absent:
             return "absent"
         if self.aborted:
@@ -365,6 +372,8 @@ class GameResult(models.Model):
         if self.stand_in_turns:
             n = self.stand_in_turns
             return f"played by a stand-in for {n} turn{'s' if n != 1 else ''}"
+        if self.repeat_pair:
+            return "not counted (a 4th game together in 24 h)"
         return ""
 
 

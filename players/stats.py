@@ -58,9 +58,10 @@ def contested() -> Exists:
 
 def counted(results: Any) -> Any:
     """Of ``results``, those that count in a player's figures and win counts: not aborted, not
-    absent, and not a game every other seat of was absent, won by forfeit (docs/fair-play.md);
-    the lists still show the others, marked."""
-    return results.filter(contested(), aborted=False, absent=False)
+    absent, not a game every other seat of was absent, won by forfeit, and not a game past the
+    3 a day two of its accounts count together (docs/fair-play.md); the lists still show the
+    others, marked."""
+    return results.filter(contested(), aborted=False, absent=False, repeat_pair=False)
 
 
 def counted_of(user_id: int) -> Any:

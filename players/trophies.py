@@ -318,13 +318,14 @@ def _record_before(result: GameResult) -> dict[str, int]:
 
 def game_trophies(game: Game) -> Iterator[Earned]:
     """What each signed-in seat of a finished game earned in it (held or not). An aborted game
-    earns nothing, nor an absent seat, nor a seat whose every opponent was absent (a forfeit);
-    a seat a stand-in played turns for earns only
-    :data:`OWN_TURN_TROPHIES`, from its own turns (docs/fair-play.md)."""
+    earns nothing, nor a game past the 3 a day two of its accounts count together, nor an
+    absent seat, nor a seat whose every opponent was absent (a forfeit); a seat a stand-in
+    played turns for earns only :data:`OWN_TURN_TROPHIES`, from its own turns
+    (docs/fair-play.md)."""
     if game.status != Status.FINISHED:
         return
     table = list(GameResult.objects.filter(game=game).order_by("seat"))
-    if any(r.aborted for r in table):
+    if any(r.aborted or r.repeat_pair for r in table):
         return
     logged = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("seq", "payload"))
     # The plays a stand-in made are nobody's moment.

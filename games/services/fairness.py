@@ -8,7 +8,12 @@ family, from the game's log, its StandIn rows and its seats:
   events it played in them (no trophy comes from those);
 * **aborted**: a person resigned or timed out without a real move of their own (the family
   says which moves are real: ``own_moves``); the whole game is unrated, earns no trophy and is
-  left out of the win counts.
+  left out of the win counts;
+* **a repeated pair**: two accounts at the table had already finished ``PAIR_COUNTED`` counted
+  games together in the ``PAIR_COUNT_WINDOW`` before this one ended (``repeated_pair``): the
+  whole game earns no trophy and is left out of everyone's figures and win counts, as a rated
+  game past the ratings' pair limit is unrated (docs/fair-play.md "Games between the same
+  players").
 
 :func:`judge` reads all three; ``record.write_results`` writes them on the result rows, and
 :func:`refresh` rewrites them for games finished before (``manage.py recomputeratings``).
@@ -16,12 +21,14 @@ family, from the game's log, its StandIn rows and its seats:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from itertools import combinations
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from games.engine.families import family_named
 from games.engine.family import GameFamily
@@ -32,6 +39,12 @@ from ..models import Game, GameResult, Seat, SeatKind, StandIn, Status
 # seen this long after the start is absent.
 STAND_IN_AFTER = timedelta(seconds=60)
 ABSENT_AFTER = STAND_IN_AFTER
+
+
+# Two accounts count at most this many games finished together in any window of this length in
+# their figures, win counts and trophies (the ratings' pair limit is the same for rated games).
+PAIR_COUNTED = 3
+PAIR_COUNT_WINDOW = timedelta(hours=24)
 
 
 @dataclass(frozen=True)
@@ -145,6 +158,47 @@ def apply(rows: Sequence[GameResult], fairness: Fairness) -> None:
             row.place = places.get(row.seat, last)
 
 
+def repeated_pair(game: Game, rows: Sequence[GameResult], ended: datetime) -> bool:
+    """Whether two accounts present at this table (``rows``, absent seats marked) had already
+    finished ``PAIR_COUNTED`` counted games together in the ``PAIR_COUNT_WINDOW`` before
+    ``ended`` (a game that ended at the same moment counts as before when its id is lower).
+    Counted: not aborted, neither seat absent, not itself a repeat, so a pair at its limit
+    counts again once the oldest of those games is a window old. Two accounts farming wins,
+    one resigning after a move, got a win and its trophies every game; now 3 a day."""
+    users = sorted(
+        {r.user_id for r in rows if r.user_id and r.kind == SeatKind.HUMAN and not r.absent}
+    )
+    if len(users) < 2:
+        return False
+    earlier = (
+        GameResult.objects.filter(
+            user_id__in=users,
+            kind=SeatKind.HUMAN,
+            finished__gt=ended - PAIR_COUNT_WINDOW,
+            aborted=False,
+            absent=False,
+            repeat_pair=False,
+        )
+        .filter(Q(finished__lt=ended) | Q(finished=ended, game_id__lt=game.pk))
+        .exclude(game_id=game.pk)
+        .values_list("game_id", "user_id")
+    )
+    seated: dict[int, set[int]] = {}
+    for game_id, user_id in earlier:
+        seated.setdefault(game_id, set()).add(user_id)
+    together = Counter(
+        pair for people in seated.values() for pair in combinations(sorted(people), 2)
+    )
+    return any(n >= PAIR_COUNTED for n in together.values())
+
+
+def mark_repeat(game: Game, rows: Sequence[GameResult], ended: datetime) -> None:
+    """Mark every row of the game (not saved) with ``repeated_pair``."""
+    repeat = repeated_pair(game, rows, ended)
+    for row in rows:
+        row.repeat_pair = repeat
+
+
 def refresh(game: Game) -> bool:
     """Rewrite a finished game's fair-play marks from its log (games finished before they
     were written); True if any row changed."""
@@ -155,12 +209,14 @@ def refresh(game: Game) -> bool:
         return False
     payloads = list(game.events.order_by("seq").values_list("payload", flat=True))
     ended = game.finished or rows[0].finished
-    before = [(r.absent, r.stand_in_turns, r.aborted, r.place) for r in rows]
+    marks = ["absent", "stand_in_turns", "aborted", "place", "repeat_pair"]
+    before = [tuple(getattr(r, mark) for mark in marks) for r in rows]
     apply(rows, judge(game, family_named(game.family), payloads, ended))
-    after = [(r.absent, r.stand_in_turns, r.aborted, r.place) for r in rows]
+    mark_repeat(game, rows, ended)
+    after = [tuple(getattr(r, mark) for mark in marks) for r in rows]
     if before == after:
         return False
-    GameResult.objects.bulk_update(rows, ["absent", "stand_in_turns", "aborted", "place"])
+    GameResult.objects.bulk_update(rows, marks)
     return True
 
 

@@ -269,6 +269,9 @@ def write_results(
     # Absent seats, stand-in turns and an abort (docs/fair-play.md), from the log and the
     # StandIn rows.
     payloads = [payload for payload, _ in logged]
-    fairness.apply(made, fairness.judge(game, family, payloads, game.finished or logged[-1][1]))
+    ended = game.finished or logged[-1][1]
+    fairness.apply(made, fairness.judge(game, family, payloads, ended))
+    # A game past the 3 a day two of its accounts count together counts for nobody.
+    fairness.mark_repeat(game, made, ended)
     GameResult.objects.filter(game=game).delete()
     return GameResult.objects.bulk_create(made)

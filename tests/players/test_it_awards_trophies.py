@@ -70,11 +70,13 @@ def test_beating_a_bot_earns_its_strength(
 def test_the_backfill_equals_the_live_awards_and_runs_once(
     django_user_model: Any, django_capture_on_commit_callbacks: Any, capsys: Any
 ) -> None:
-    users = make_users(django_user_model, "ann", "ben", "cid")
+    users = make_users(django_user_model, "ann", "ben", "cid", "dan", "eve", "fay", "gus")
     capture = django_capture_on_commit_callbacks
+    # Ann's 11 games against four others in turn: two accounts count 3 games a day together
+    # (docs/fair-play.md "Games between the same players").
     for n in range(11):
-        play_out(capture, users[:2], [n % 2], rated=n % 3 == 0)
-    play_out(capture, users, [2, 1], options={"days": 1})
+        play_out(capture, [users[0], users[1 + n % 4]], [n % 2], rated=n % 3 == 0)
+    play_out(capture, [users[0], users[5], users[6]], [2, 1], options={"days": 1})
     live = held()
     assert ("games_10" in {k for _, k, *_ in live}) and len(live) >= 6
     TrophyAward.objects.all().delete()
