@@ -12,8 +12,8 @@ family, from the game's log, its StandIn rows and its seats:
 * **a repeated pair**: two accounts at the table had already finished ``PAIR_COUNTED`` counted
   games together in the ``PAIR_COUNT_WINDOW`` before this one ended (``repeated_pair``): the
   whole game earns no trophy and is left out of everyone's figures and win counts, as a rated
-  game past the ratings' pair limit is unrated (docs/fair-play.md "Games between the same
-  players").
+  game past the ratings' pair limit is unrated
+  (docs/fair-play.md "Games between the same players").
 
 :func:`judge` reads all three; ``record.write_results`` writes them on the result rows, and
 :func:`refresh` rewrites them for games finished before (``manage.py recomputeratings``).
