@@ -30,7 +30,9 @@ Strengths, weakest first (``BOT_STRENGTHS``; the site maps its own onto them, do
   melds nor borrow their jokers, and the tiles that extend them wait for its own draws (or its
   left discard). It takes that discard only when the tiles left loose after the turn's discard
   are fewer than a useless draw would leave (a turn always keeps a tile to discard, so a board
-  of melds and nothing else is not a way out: the discard must break one). It reads which
+  of melds and nothing else is not a way out: the discard must break one). From 3 players it
+  keeps back a stitch at a run's end as well (a 1, which closes the end, excepted): the tile
+  would open the run's next place to every other seat. It reads which
   tiles are gone (the train, every display, the take-back piles, the trump: what the others
   have taken and laid down) and keeps the tiles a meld, a stitch or a board combination will
   need while their missing tiles are still live; before its first display, among the tiles it
@@ -489,7 +491,9 @@ def _act(
     # The expert keeps a joker for its last turn: it fits any open run end, so with the joker
     # and one more tile left it always goes out (stitch one, discard the other).
     keep_jokers = expert and len(rack) > 2
-    stitch = _stitch(view, seat, rack, keep_jokers=keep_jokers, hold=holding)
+    # From 3 players it keeps back a stitch at a run's end too (see _stitch).
+    ends = holding and len(view["rack_counts"]) >= 3
+    stitch = _stitch(view, seat, rack, keep_jokers=keep_jokers, hold=holding, run_ends=not ends)
     if stitch is not None:
         return stitch
     return _discard(view, seat, rack, rng, strength)
@@ -633,18 +637,28 @@ def _stitch(
     rack: list[int],
     keep_jokers: bool = False,
     hold: bool = False,
+    run_ends: bool = True,
 ) -> Action | None:
     """A stitch: a 1 at a run's end first (it is taken back, 25 points in the pile), jokers
     last (or never, with ``keep_jokers``); with ``hold``, never a tile whose stitch leaves
-    fewer tiles in the melds the board holds back."""
+    fewer tiles in the melds the board holds back. Without ``run_ends``, no real tile but a 1
+    that fits a run's end: such a stitch opens the run's next place to every other seat (a 1
+    closes that end), so the tile waits on the board, counted as laid off, until the turn it
+    goes out (``_out_path``), even where a set would take it now (kept, it may still go either
+    way then: stitching it to the set was 0.9 points of win share worse at 4 players)."""
     if len(rack) < 2:
         return None
     order = sorted(rack, key=lambda t: (TILES[t].is_joker, TILES[t].number != 1))
     held = -1
     for tile in order:
-        if keep_jokers and TILES[tile].is_joker:
+        kind = TILES[tile]
+        if keep_jokers and kind.is_joker:
             continue
-        for index, end in _stitches_of(view, tile):
+        places = _stitches_of(view, tile)
+        opens = not run_ends and not kind.is_joker and kind.number != 1
+        if opens and any(view["melds"][index]["kind"] == "run" for index, _ in places):
+            continue
+        for index, end in places:
             if hold:
                 if held < 0:
                     held = _held(rack)
