@@ -230,6 +230,27 @@ class StandIn(models.Model):
         ordering = ["game", "turn_number"]
 
 
+class GoneTable(models.Model):
+    """A table deleted before it started (docs/design.md "Waiting tables"): closed by its
+    creator, closed unfilled, or a rematch offer that lapsed. Its address says why for a week
+    (``games.services.lobby.closed_table``, ``lapsed_rematch``), whichever process deleted it:
+    the web process, or the worker's sweep."""
+
+    class Reason(models.TextChoices):
+        CANCELLED = "cancelled", "closed by its creator"
+        UNFILLED = "unfilled", "nobody took its seats in time"
+        LAPSED = "lapsed", "a rematch offer not accepted in time"
+
+    public_id = models.CharField(max_length=16, unique=True)
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    # The finished game a lapsed rematch offer was for (its public id), else "".
+    back = models.CharField(max_length=16, blank=True, default="")
+    gone = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.public_id} ({self.reason})"
+
+
 class GameEvent(models.Model):
     """One engine event. ``(game, seq)`` is unique: two racing writers cannot both land."""
 

@@ -177,8 +177,10 @@ def expire_rematches() -> int:
 
 @shared_task(ignore_result=True, soft_time_limit=30, time_limit=60)
 def expire_waiting_tables() -> int:
-    """Close the tables nobody filled in time (beat, every minute); the number closed."""
+    """Close the tables nobody filled in time (beat, every minute), and forget the tables gone
+    over a week ago; the number closed."""
     closed = services.expire_waiting_tables()
+    services.forget_gone_tables()
     if closed:
         log.info("waiting tables closed unfilled: %s", ", ".join(closed))
     return len(closed)

@@ -51,12 +51,16 @@ def trainer(request: HttpRequest) -> HttpResponse:
 TRAINER_MODES = ("trainer", "streak")
 
 
-def _refuse_a_bad_mode(request: HttpRequest) -> HttpResponse | None:
-    """A 400 page for a ?mode= the trainer has not (it was ignored in silence), else None."""
+def _refuse_a_bad_mode(
+    request: HttpRequest, modes: tuple[str, ...] = TRAINER_MODES
+) -> HttpResponse | None:
+    """A 400 page for a ?mode= that is not one of ``modes`` (it was ignored in silence), else
+    None."""
     asked = request.GET.get("mode") or "trainer"
-    if asked in TRAINER_MODES:
+    if asked in modes:
         return None
-    message = f"The mode must be trainer or streak, as in ?mode=streak (not {asked[:20]!r})."
+    named = ", ".join(modes[:-1]) + f" or {modes[-1]}"
+    message = f"The mode must be {named}, as in ?mode=streak (not {asked[:20]!r})."
     return render(request, "400.html", {"message": message}, status=400)
 
 
@@ -119,9 +123,9 @@ def _puzzle_page(request: HttpRequest, puzzle: Puzzle, mode: str) -> HttpRespons
 @ensure_csrf_cookie
 def puzzle_page(request: HttpRequest, slug: str) -> HttpResponse:
     puzzle = get_object_or_404(Puzzle, slug=slug)
-    mode = request.GET.get("mode", "trainer")
-    if mode not in MODES:
-        mode = "trainer"
+    if (refused := _refuse_a_bad_mode(request, MODES)) is not None:
+        return refused
+    mode = request.GET.get("mode") or "trainer"
     if not puzzle.public:
         mode = Attempt.Mode.SHARED
     return _puzzle_page(request, puzzle, mode)

@@ -9,7 +9,6 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -21,7 +20,7 @@ from games.engine.family import BOT_STRENGTHS, Setup
 from .. import signals
 from ..errors import Conflict, Forbidden, Invalid, NotFound
 from ..identity import Identity, clean_name
-from ..models import Game, GameResult, Seat, SeatKind, Status
+from ..models import Game, GameResult, GoneTable, Seat, SeatKind, Status
 from ..names import name_key
 from .record import deal, setup_of
 
@@ -530,8 +529,9 @@ def results_of(user_id: int) -> Any:
 # over days. An offer not accepted by every person by then lapses (expire_rematches).
 REMATCH_OPEN_LIVE = timedelta(minutes=10)
 REMATCH_OPEN_CORRESPONDENCE = timedelta(days=3)
-# How long the address of a lapsed offer still says so, rather than "no such game".
-LAPSED_REMEMBERED_S = 7 * 24 * 3600
+# How long the address of a lapsed offer or a closed table still says so, rather than "no such
+# game" (GoneTable rows older than this are pruned by expire_waiting_tables).
+GONE_REMEMBERED = timedelta(days=7)
 
 
 def rematch_open_for(game: Game) -> timedelta:
@@ -592,17 +592,39 @@ def _lapse(new: Game, old: Game) -> None:
     it are told (``rematch_lapsed``)."""
     gid, back = new.public_id, old.public_id
     new.delete()
-    cache.set(f"rematch-lapsed:{gid}", back, LAPSED_REMEMBERED_S)
+    _remember_gone(gid, GoneTable.Reason.LAPSED, back)
     transaction.on_commit(lambda: signals.rematch_lapsed.send(Game, gid=gid, rematch_of=back))
 
 
 def lapsed_rematch(gid: str) -> Game | None:
     """The finished game whose rematch ``gid`` was, if ``gid`` was a rematch offer that lapsed
     (in the last week), else None."""
-    back = cache.get(f"rematch-lapsed:{gid}")
-    if not isinstance(back, str):
+    gone = _gone(gid)
+    if gone is None or gone.reason != GoneTable.Reason.LAPSED:
         return None
-    return Game.objects.filter(public_id=back).first()
+    return Game.objects.filter(public_id=gone.back).first()
+
+
+def _remember_gone(gid: str, reason: str, back: str = "") -> None:
+    """Record, in the deleting transaction, that the table ``gid`` is gone and why: its address
+    says so for ``GONE_REMEMBERED``, to every process (the sweep's deletions are made by the
+    worker, and a cache of the worker's own was never read by the web process)."""
+    GoneTable.objects.update_or_create(
+        public_id=gid, defaults={"reason": reason, "back": back, "gone": timezone.now()}
+    )
+
+
+def _gone(gid: str) -> GoneTable | None:
+    """The record of the table ``gid``, gone in the last ``GONE_REMEMBERED``, else None."""
+    since = timezone.now() - GONE_REMEMBERED
+    return GoneTable.objects.filter(public_id=gid, gone__gt=since).first()
+
+
+def forget_gone_tables(now: datetime | None = None) -> int:
+    """Delete the records of tables gone over ``GONE_REMEMBERED`` ago (their addresses now
+    answer 404); how many."""
+    since = (now or timezone.now()) - GONE_REMEMBERED
+    return GoneTable.objects.filter(gone__lte=since).delete()[0]
 
 
 def expire_rematches(now: datetime | None = None) -> list[str]:
@@ -705,7 +727,7 @@ def offer_rematch(gid: str, viewer: Identity) -> Game:
 WAITING_OPEN_LIVE = timedelta(hours=1)
 WAITING_OPEN_CORRESPONDENCE = timedelta(days=7)
 # Why a table closed, as its address says for a week after (closed_table).
-CLOSED_BY_CREATOR, CLOSED_UNFILLED = "cancelled", "unfilled"
+CLOSED_BY_CREATOR, CLOSED_UNFILLED = "cancelled", "unfilled"  # GoneTable.Reason
 
 
 def waiting_open_for(game: Game) -> timedelta:
@@ -718,7 +740,7 @@ def _close(game: Game, reason: str) -> None:
     week (closed_table), and after the commit the pages open on it are told (table_closed)."""
     gid = game.public_id
     game.delete()
-    cache.set(f"table-closed:{gid}", reason, LAPSED_REMEMBERED_S)
+    _remember_gone(gid, reason)
     transaction.on_commit(lambda: signals.table_closed.send(Game, gid=gid, reason=reason))
 
 
@@ -736,8 +758,8 @@ def closed_or_gone(gid: str) -> NotFound:
 def closed_table(gid: str) -> str | None:
     """Why the table ``gid`` closed before it started (in the last week), else None:
     ``cancelled`` (its creator closed it) or ``unfilled`` (nobody took its seats in time)."""
-    reason = cache.get(f"table-closed:{gid}")
-    return reason if reason in (CLOSED_BY_CREATOR, CLOSED_UNFILLED) else None
+    gone = _gone(gid)
+    return gone.reason if gone is not None and gone.reason != GoneTable.Reason.LAPSED else None
 
 
 def leave_table(gid: str, viewer: Identity) -> bool:

@@ -67,3 +67,17 @@ def test_the_trainers_pages_refuse_a_mode_they_have_not(shipped: list[Puzzle], u
     for mode in ("trainer", "streak", ""):
         assert Client().get(url, {"mode": mode}).status_code in (200, 302)
     assert Client().get("/puzzles/next/", {"mode": "streak"})["Location"].endswith("?mode=streak")
+
+
+def test_a_puzzles_page_refuses_a_mode_it_has_not(shipped: list[Puzzle]) -> None:
+    """/puzzles/<slug>/?mode=xx opened the puzzle as the trainer's, in silence: now a 400 that
+    names the modes a puzzle's page takes, as the trainer's pages do."""
+    url = f"/puzzles/{shipped[0].slug}/"
+    page = Client().get(url, {"mode": "xx"})
+    assert page.status_code == 400
+    said = "The mode must be trainer, streak or daily, as in ?mode=streak (not &#x27;xx&#x27;)."
+    assert said in page.content.decode()
+    for mode, shown in (("streak", "streak"), ("trainer", "trainer"), ("", "trainer")):
+        page = Client().get(url, {"mode": mode})
+        assert page.status_code == 200
+        assert bootstrap_of(page.content.decode())["mode"] == shown
