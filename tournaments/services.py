@@ -700,6 +700,13 @@ def table_finished(gid: str) -> Table | None:
         if t.format in (Format.SWISS, Format.ARENA):
             for seat in absent:
                 _withdraw_absent(t, seat.entry, table.round.number)
+            if aborted:
+                # Present, but ended the game without a move of their own (resigned, or let
+                # the clock end their turn): they did not play it either.
+                quit_at_once = games.aborters(locked.game)
+                for seat in seats:
+                    if seat.seat in quit_at_once and seat not in absent:
+                        _withdraw_absent(t, seat.entry, table.round.number, played=True)
     if t.format == Format.ARENA:
         advance(t.pk)  # the table's players are seated again first, then the standings
         recompute_standings(t)
@@ -737,14 +744,21 @@ def _aborted_points(t: Tournament, earned: float, scheme: list[float]) -> float:
     return min(earned, max(scheme) * BYE_SHARE)
 
 
-def _withdraw_absent(t: Tournament, entry: Entry, number: int) -> None:
+def _withdraw_absent(t: Tournament, entry: Entry, number: int, played: bool = False) -> None:
     """A Swiss's or an arena's entrant absent from their game missed the round: they are
-    withdrawn, paired no more, and may come back by joining again (docs/fair-play.md)."""
+    withdrawn, paired no more, and may come back by joining again (docs/fair-play.md). So is
+    one who came and ended their game without a move of their own (``played``: it was
+    aborted by their resignation or their clock)."""
     if not entry.withdrawn:
         entry.withdrawn = True
         entry.save(update_fields=["withdrawn"])
         what = "table" if t.format == Format.ARENA else f"round {number}"
-        record(t, None, "withdrawn: absent", f"{entry.name} missed {what}", public=True)
+        if played:
+            game = "table's game" if t.format == Format.ARENA else f"game of round {number}"
+            said = f"{entry.name} ended their {game} without a move of their own"
+            record(t, None, "withdrawn: no move", said, public=True)
+        else:
+            record(t, None, "withdrawn: absent", f"{entry.name} missed {what}", public=True)
 
 
 def close_round(round_id: int) -> None:

@@ -37,7 +37,7 @@ from .clocks import (
     timeout,
     upcoming_timeouts,
 )
-from .fairness import ABSENT_AFTER, judge, own_movers, stand_in_seqs
+from .fairness import ABSENT_AFTER, aborters, judge, own_movers, stand_in_seqs
 from .fairness import refresh_all as refresh_fair_play
 from .lobby import (
     adopt_guest_seats,
@@ -106,6 +106,7 @@ __all__ = [
     "ABSENT_AFTER",
     "judge",
     "own_movers",
+    "aborters",
     "refresh_fair_play",
     "stand_in_seqs",
     "STAND_IN_STRENGTH",

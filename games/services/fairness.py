@@ -108,6 +108,34 @@ def _movers(
     return moved
 
 
+def _turn_enders(
+    family: GameFamily, payloads: Sequence[Mapping[str, Any]], stood: Mapping[int, set[int]]
+) -> set[int]:
+    """The seats that ended a turn of their own (a move, the clock's, a resignation) outside
+    their stand-in's turns."""
+    ended: set[int] = set()
+    for index, payload in enumerate(payloads):
+        found = family.activity(payload)
+        if found is not None and index not in stood.get(found[0], ()):
+            ended.add(found[0])
+    return ended
+
+
+def aborters(game: Game) -> frozenset[int]:
+    """The seats that aborted a game: people present who ended a turn of their own (resigned,
+    or let the clock end it) without a real move of their own. Not a seat that never had a
+    turn (the game ended before it), nor an absent one (docs/fair-play.md "Stand-ins, absence
+    and aborts")."""
+    family = family_named(game.family)
+    payloads = list(game.events.order_by("seq").values_list("payload", flat=True))
+    stood = stood_in(game, family, payloads)
+    moved = _movers(family, payloads, stood)
+    absent = set(GameResult.objects.filter(game=game, absent=True).values_list("seat", flat=True))
+    people = {s.index for s in game.seats.all() if s.kind == SeatKind.HUMAN}
+    ended = _turn_enders(family, payloads, stood)
+    return frozenset(s for s in ended if s in people and s not in moved and s not in absent)
+
+
 def own_movers(game: Game) -> frozenset[int]:
     """The seats of a game that made a real move of their own (not their stand-in's): in an
     aborted game, the others are the seats that aborted it or never played
@@ -131,13 +159,7 @@ def judge(
         .values_list("seat", "n")
     )
     moved = _movers(family, payloads, stood)
-    # A seat that ended a turn of its own (a move, the clock's, a resignation) outside its
-    # stand-in's turns.
-    ended_a_turn: set[int] = set()
-    for index, payload in enumerate(payloads):
-        found = family.activity(payload)
-        if found is not None and index not in stood.get(found[0], ()):
-            ended_a_turn.add(found[0])
+    ended_a_turn = _turn_enders(family, payloads, stood)
     absent = frozenset(s.index for s in seats if s.index not in moved and is_absent(game, s, ended))
     aborted = any(s in ended_a_turn and s not in moved and s not in absent for s in sorted(people))
     return Fairness(absent, turns, aborted)

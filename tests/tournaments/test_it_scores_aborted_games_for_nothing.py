@@ -19,7 +19,7 @@ from games.identity import Identity
 from games.models import Game, GameResult
 from players.models import TrophyAward
 from tournaments import services
-from tournaments.models import Entry, Table, TableSeat, Tournament
+from tournaments.models import Action, Entry, Table, TableSeat, Tournament
 
 from .conftest import play
 
@@ -58,6 +58,9 @@ def test_an_arena_gives_nothing_for_tables_resigned_at_once(
         act(game, helper, "resign")
         play(queue)
         assert GameResult.objects.filter(game=game, aborted=True).exists()
+        # Resigning without a move withdraws the helper, who joins again for the next table.
+        assert Entry.objects.get(tournament=t, user=helper).withdrawn
+        services.join(helper, t.pk)
         seats = dict(
             TableSeat.objects.filter(table__game=game).values_list("entry__user", "points")
         )
@@ -76,10 +79,11 @@ def test_an_arena_gives_nothing_for_tables_resigned_at_once(
     ).exists()
 
 
-def aborted_swiss(make_tournament: Any) -> tuple[Tournament, Game, Any, Any]:
-    """A one-round Swiss of ann and ben whose game is aborted: the first to play draws (a real
-    move), the other resigns with none. The tournament, the game, the mover, the idle one."""
-    t = make_tournament(rounds=1)
+def aborted_swiss(make_tournament: Any, rounds: int = 1) -> tuple[Tournament, Game, Any, Any]:
+    """A Swiss of ann and ben (one round) whose first game is aborted: the first to play draws
+    (a real move), the other resigns with none. The tournament, the game, the mover, the idle
+    one."""
+    t = make_tournament(rounds=rounds)
     ann, ben = people("ann", "ben")
     for user in (ann, ben):
         services.join(user, t.pk)
@@ -127,3 +131,42 @@ def test_a_stand_ins_win_is_last_with_nothing_when_the_person_never_moved(
     }
     assert seats[second.pk] == (2, 0.0)
     assert seats[first.pk] == (1, 0.5)
+
+
+def test_a_swiss_withdraws_the_entrant_who_ended_their_game_without_a_move(
+    make_tournament: Any, queue: Any
+) -> None:
+    """As an absent entrant is (docs/fair-play.md "Stand-ins, absence and aborts"): one who
+    came and resigned with no move of their own did not play the round either, and is paired
+    no more until they join again; the one who moved plays on."""
+    t, game, first, second = aborted_swiss(make_tournament, rounds=2)
+    play(queue)
+    assert Entry.objects.get(tournament=t, user=second).withdrawn
+    assert not Entry.objects.get(tournament=t, user=first).withdrawn
+    said = Action.objects.get(tournament=t, verb="withdrawn: no move")
+    ended = "ended their game of round 1 without a move of their own"
+    assert said.detail == f"{second.username} {ended}"
+    assert not Action.objects.filter(tournament=t, verb="withdrawn: absent").exists()
+    # Round 2 pairs the one left with a bye.
+    t.refresh_from_db()
+    assert t.state == "finished"
+    assert not TableSeat.objects.filter(table__round__number=2, entry__user=second).exists()
+
+
+def test_the_seat_whose_turn_never_came_is_not_withdrawn(make_tournament: Any, queue: Any) -> None:
+    """The first to play resigns at once: the game is aborted, and the other seat, which never
+    had a turn, has no move either; it is last with nothing (the rule of aborted games) but it
+    did not end the game, so it stays in."""
+    t = make_tournament(rounds=2)
+    ann, ben = people("ann", "ben")
+    for user in (ann, ben):
+        services.join(user, t.pk)
+    services.start(None, t.pk)
+    game = open_game(t)
+    mover = state_from_record(game.state).turn
+    first, second = (ann, ben) if game.seats.get(index=mover).user_id == ann.pk else (ben, ann)
+    act(game, first, "resign")
+    play(queue)
+    assert GameResult.objects.filter(game=game, aborted=True).exists()
+    assert Entry.objects.get(tournament=t, user=first).withdrawn
+    assert not Entry.objects.get(tournament=t, user=second).withdrawn
