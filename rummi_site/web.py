@@ -270,10 +270,15 @@ def first_beat_after(interval: float) -> float:
 
 
 def _on_connect(self: Any, request: Any) -> Any:
-    """Daphne's onConnect, then the first beat put at ``first_beat_after``, and the socket told
-    to give up on a client whose TCP leaves a frame unacknowledged for ``pings.DEAD_AFTER_S``
-    (``keep_alive``)."""
+    """Daphne's onConnect, then the first beat put at ``first_beat_after``, the socket told to
+    give up on a client whose TCP leaves a frame unacknowledged for ``pings.DEAD_AFTER_S``
+    (``keep_alive``), and a broken frame answered with a close that says why."""
     accepted = _connect(self, request)
+    # A frame the protocol refuses (a text frame not UTF-8, a reserved opcode) is answered with
+    # a close frame saying why (1007, 1002) instead of a TCP reset with no word; a client that
+    # sends on regardless is dropped after the closing handshake's timeout, and a flood by
+    # ``_flooding`` at once.
+    self.failByDrop = False
     interval = float(self.server.ping_interval)
     self.last_ping = time.time() - interval + first_beat_after(interval)
     keep_alive(getattr(self, "transport", None))

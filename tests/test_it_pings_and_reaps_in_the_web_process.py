@@ -144,3 +144,42 @@ def test_closed_connections_and_ended_applications_are_forgotten(port: int) -> N
                 while sock.recv(timeout=30) == pings.BEAT:
                     pass  # a beat may come first (one a second here)
         assert held(counter, 3) == 3
+
+
+def masked_text(payload: bytes) -> bytes:
+    """A client's final text frame carrying ``payload`` (short), masked as a browser masks."""
+    mask = secrets.token_bytes(4)
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x81, 0x80 | len(payload)]) + mask + body
+
+
+@pytest.mark.parametrize(
+    ("sent", "code"),
+    [
+        (masked_text(b"\xff\xfe not UTF-8"), 1007),  # a text frame that is not UTF-8
+        (bytes([0x83, 0x80]) + secrets.token_bytes(4), 1002),  # opcode 3: reserved
+        # a message over daphne's 1 MiB limit (a zero mask leaves the payload as it is)
+        (bytes([0x82, 0x80 | 127]) + (2**20 + 1).to_bytes(8, "big") + bytes(4 + 2**20 + 1), 1009),
+    ],
+    ids=["not-utf-8", "reserved-opcode", "too-big"],
+)
+def test_a_broken_frame_gets_a_close_with_its_code_not_a_reset(
+    port: int, sent: bytes, code: int
+) -> None:
+    """A frame the protocol refuses is answered with a close frame saying why (1007 invalid
+    payload, 1002 protocol error), as RFC 6455 has it, not a TCP reset with no word (autobahn's
+    failByDrop, daphne's default until 2026-12-07)."""
+    sock = raw_socket(port)
+    try:
+        try:
+            sock.sendall(sent)
+        except ConnectionResetError:  # the reset came while sending
+            pytest.fail("the server reset the connection")
+        while True:  # waits on the frames: a beat may come first (one a second here)
+            opcode, payload = read_frame(sock)
+            if (opcode, payload) != (0x1, pings.BEAT.encode()):
+                break
+        assert opcode == 0x8, (opcode, payload)
+        assert int.from_bytes(payload[:2], "big") == code, payload
+    finally:
+        sock.close()
