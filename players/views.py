@@ -12,7 +12,13 @@ from django.contrib.auth import get_user_model, logout
 from django.contrib.auth.decorators import login_required
 from django.core.files.storage import default_storage
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+    JsonResponse,
+)
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import escape
@@ -270,7 +276,10 @@ def default_avatar(request: HttpRequest, username: str) -> HttpResponse:
     user = _user(username)
     player = PlayerProfile.objects.filter(user=user).first()
     if player is not None and player.avatar_64:
-        return redirect(default_storage.url(player.avatar_64))
+        # Not cached: the upload's file name changes with each upload, this address does not.
+        moved = redirect(default_storage.url(player.avatar_64))
+        moved["Cache-Control"] = "no-cache"
+        return moved
     name = player.name if player else user.get_username()
     initials = initials_of(name)
     hue = int(hashlib.sha256(user.get_username().encode()).hexdigest()[:4], 16) % 360
@@ -280,8 +289,16 @@ def default_avatar(request: HttpRequest, username: str) -> HttpResponse:
         '<text x="32" y="41" font-family="sans-serif" font-size="26" text-anchor="middle" '
         f'fill="#fff">{escape(initials[:2])}</text></svg>'
     )
-    response = HttpResponse(svg, content_type="image/svg+xml")
-    response["Cache-Control"] = "max-age=3600"
+    # Kept, but asked again each time it is shown: a 304 while the initials are the same, the
+    # new drawing (or the redirect to an upload) as soon as they change. Kept for an hour, a
+    # changed name's or a new upload's pages showed the old initials that long.
+    tag = f'"{hashlib.sha256(svg.encode()).hexdigest()[:20]}"'
+    if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(svg, content_type="image/svg+xml")
+    response["ETag"] = tag
+    response["Cache-Control"] = "no-cache"
     return response
 
 

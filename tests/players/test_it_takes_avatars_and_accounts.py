@@ -214,3 +214,25 @@ def test_a_deleted_account_resigns_its_games_and_leaves_its_waiting_tables(
     assert seat.is_open and seat.user_id is None and seat.name == ""
     assert Game.objects.get(pk=with_ben.pk).status == Status.WAITING
     assert not Game.objects.filter(pk=alone.pk).exists()
+
+
+def test_the_drawn_avatar_is_asked_again_and_changes_with_the_name(ann_client: Any) -> None:
+    """Kept an hour (max-age=3600), the drawn avatar showed the old initials that long after a
+    name change or an upload: now the browser keeps it but asks again each time (no-cache),
+    and gets a 304 while it is the same, the new drawing once it is not."""
+    ann, client = ann_client
+    client.post("/account/profile", {"display_name": "Ann Lee", "bio": ""})
+    first = Client().get("/@/ann/avatar.svg")
+    assert first["Cache-Control"] == "no-cache" and first["ETag"]
+    same = Client().get("/@/ann/avatar.svg", headers={"If-None-Match": first["ETag"]})
+    assert same.status_code == 304 and same["ETag"] == first["ETag"] and not same.content
+
+    client.post("/account/profile", {"display_name": "Bea Cole", "bio": ""})
+    changed = Client().get("/@/ann/avatar.svg", headers={"If-None-Match": first["ETag"]})
+    assert changed.status_code == 200 and b">BC</text>" in changed.content
+    assert changed["ETag"] != first["ETag"]
+
+    upload(client, photo("PNG"))
+    moved = Client().get("/@/ann/avatar.svg", headers={"If-None-Match": changed["ETag"]})
+    assert moved.status_code == 302 and moved["Cache-Control"] == "no-cache"
+    assert moved["Location"].endswith(".png")
