@@ -264,6 +264,11 @@ def pooled(steps: list[dict[str, Any]]) -> dict[str, Any]:
         "p99_ms": mean([s["latency_ms"]["p99"] for s in steps]),
         "done_per_s": mean([s["moves_per_s"] for s in steps]),
         "server_cpu_ms_per_move": mean([s["server_cpu_ms_per_move"] for s in steps]),
+        # Who waited for a core, and how long (ms a second; benchmarks/live_harness.py).
+        "run_queue_wait_ms_per_s": {
+            name: mean([s["run_queue_wait_ms_per_s"][name] for s in steps])
+            for name in (steps[0]["run_queue_wait_ms_per_s"] if steps else {})
+        },
         "steps": [
             {
                 "p50_ms": s["latency_ms"]["p50"],
@@ -274,6 +279,9 @@ def pooled(steps: list[dict[str, Any]]) -> dict[str, Any]:
                 "machine_cpu_busy_percent": s["machine_cpu_busy_percent"],
                 "machine_steal_percent": s["machine_steal_percent"],
                 "harness_cpu_percent": s["harness_cpu_percent"],
+                "run_queue_wait_ms_per_s": s["run_queue_wait_ms_per_s"],
+                "post_answer_ms": s["post_answer_ms"],
+                "slot_to_last_frame_p99_ms": s["slot_to_last_frame_p99_ms"],
                 "window": s["window"],
             }
             for s in steps

@@ -553,6 +553,7 @@ class Harness:
         cpu_before = self.cpu_ticks()
         database_before = database_ticks()
         system_before = system_cpu()
+        waits_before = self.run_queue_waits()
         harness_before = time.process_time()
         self.rss_peak = dict.fromkeys(self.pids, 0)
         self.pss_peak = dict.fromkeys(self.pids, 0)
@@ -591,6 +592,7 @@ class Harness:
         cpu_after = self.cpu_ticks()
         database_after = database_ticks()
         system_after = system_cpu()
+        waits_after = self.run_queue_waits()
         harness_cpu = time.process_time() - harness_before
         harness_gc.stop()
         window = time.perf_counter() - wall
@@ -665,6 +667,12 @@ class Harness:
                 100 * (system_after[2] - system_before[2]) / (system_after[0] - system_before[0]),
                 2,
             ),
+            # How long each side's threads had work but waited for a core (ms a second): a
+            # move's tail grows with it when other work on the same cores takes them.
+            "run_queue_wait_ms_per_s": {
+                name: round((waits_after[name] - waits_before[name]) / 1e6 / window, 1)
+                for name in waits_before
+            },
         }
 
     async def settle(self, timeout: float = FRAME_TIMEOUT_S) -> int:
@@ -690,6 +698,17 @@ class Harness:
 
     def cpu_ticks(self) -> dict[int, int]:
         return {pid: cpu_ticks(pid) for pid in self.pids}
+
+    def run_queue_waits(self) -> dict[str, int]:
+        """Nanoseconds waited for a core so far: by the servers, this harness, Redis, the
+        database's processes, and every task of the machine."""
+        return {
+            "servers": run_queue_wait_ns(self.pids),
+            "harness": run_queue_wait_ns([os.getpid()]),
+            "redis": run_queue_wait_ns(pids_named("redis-server")),
+            "database": run_queue_wait_ns(pids_named("postgres")),
+            "machine": machine_run_queue_wait_ns(),
+        }
 
     async def close(self) -> None:
         for table in self.tables:
@@ -750,6 +769,45 @@ def database_ticks() -> int:
                 continue
             total += cpu_ticks(int(entry.name))
     return total
+
+
+def run_queue_wait_ns(pids: Sequence[int]) -> int:
+    """Nanoseconds the threads of ``pids`` have spent ready to run but waiting for a core
+    (``/proc/<pid>/task/<tid>/schedstat``, its second field; threads that ended are not
+    counted)."""
+    total = 0
+    for pid in pids:
+        try:
+            tasks = list(os.scandir(f"/proc/{pid}/task"))
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"{task.path}/schedstat") as stat:
+                    total += int(stat.read().split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    return total
+
+
+def machine_run_queue_wait_ns() -> int:
+    """Nanoseconds every thread of the machine has waited for a core (tasks that ended are not
+    counted)."""
+    return run_queue_wait_ns([int(e.name) for e in os.scandir("/proc") if e.name.isdigit()])
+
+
+def pids_named(*names: str) -> list[int]:
+    """The processes on this machine whose command name is one of ``names``."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/comm") as comm:
+                    if comm.read().strip() in names:
+                        found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
 
 
 def system_cpu() -> tuple[int, int, int]:
