@@ -937,14 +937,21 @@ def game_records(t: Tournament) -> tuple[list[pairing.GameRecord], dict[int, flo
     rows = TableSeat.objects.filter(table__round__tournament=t, points__isnull=False)
     for seat in rows.order_by("table_id", "seat"):
         tables[seat.table_id].append(seat)
+    # An aborted game's table counts in the points only (docs/tournaments.md "Aborted games").
+    aborted = set(
+        Table.objects.filter(round__tournament=t, game__results__aborted=True).values_list(
+            "pk", flat=True
+        )
+    )
     records = [
         pairing.GameRecord(
             keys=tuple(s.entry_id for s in seats),
             places=tuple(s.place or 0 for s in seats),
             totals=tuple(s.total or 0 for s in seats),
             points=tuple(s.points or 0.0 for s in seats),
+            played=table_id not in aborted,
         )
-        for seats in tables.values()
+        for table_id, seats in tables.items()
     ]
     byes: dict[int, float] = defaultdict(float)
     for entry_id, points in Bye.objects.filter(round__tournament=t).values_list(

@@ -65,12 +65,15 @@ class ArenaWaiter:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One scored table: its players in seat order, their places, match totals and points."""
+    """One scored table: its players in seat order, their places, match totals and points.
+    ``played`` is false for an aborted game (docs/tournaments.md "Aborted games"): its points
+    count, but in the tiebreaks it is a bye, with no opponent met and no match total."""
 
     keys: tuple[int, ...]
     places: tuple[int, ...]
     totals: tuple[int, ...]
     points: tuple[float, ...]
+    played: bool = True
 
 
 @dataclass(frozen=True)
@@ -403,17 +406,20 @@ def standings(
 ) -> list[Standing]:
     """Points (tables and byes), then the tiebreaks: ``score`` (the sum of match totals),
     ``buchholz`` (the final points of every opponent met) and ``sonneborn_berger`` (the final
-    points of each opponent placed below, half for a shared place). Equal on all three, the
-    higher rating ranks first, then the earlier entry."""
+    points of each opponent placed below, half for a shared place), an aborted game's record
+    (``played`` false) counting in the points only. Equal on all three, the higher rating ranks
+    first, then the earlier entry."""
     points = {k: byes.get(k, 0.0) for k in keys}
     score = dict.fromkeys(keys, 0)
     for record in records:
         for k, p, total in zip(record.keys, record.points, record.totals, strict=True):
             points[k] = points.get(k, 0.0) + p
-            score[k] = score.get(k, 0) + total
+            score[k] = score.get(k, 0) + (total if record.played else 0)
     buchholz = dict.fromkeys(keys, 0.0)
     sb = dict.fromkeys(keys, 0.0)
     for record in records:
+        if not record.played:
+            continue  # an aborted game: as a bye, no opponent met
         for k, place in zip(record.keys, record.places, strict=True):
             for other, other_place in zip(record.keys, record.places, strict=True):
                 if other == k:

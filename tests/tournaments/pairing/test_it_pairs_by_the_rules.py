@@ -172,3 +172,21 @@ def test_every_entrant_is_seated_once_and_rounds_repeat_from_the_seed(
             all(len(t) == 2 for t in tables) if size == 2 else all(len(t) in (3, 4) for t in tables)
         )
     assert play_swiss(players, size, rounds, seed) == played
+
+
+def test_an_aborted_game_counts_in_the_tiebreaks_as_a_bye() -> None:
+    """Its points stand; no opponent is met and no match total is added."""
+    played = GameRecord((1, 2), (1, 2), (40, -40), (1.0, 0.0))
+    aborted = GameRecord((1, 3), (1, 2), (25, -25), (0.5, 0.0), played=False)
+    table = standings([1, 2, 3], [played, aborted], {}, {1: 1500, 2: 1500, 3: 1500})
+    one = next(row for row in table if row.key == 1)
+    assert one.points == 1.5
+    assert one.tiebreaks == {"score": 40, "buchholz": 0.0, "sonneborn_berger": 0.0}
+    three = next(row for row in table if row.key == 3)
+    assert three.tiebreaks == {"score": 0, "buchholz": 0.0, "sonneborn_berger": 0.0}
+    # As a game played, the same record met 3 and added 25.
+    counted = standings(
+        [1, 2, 3], [played, GameRecord((1, 3), (1, 2), (25, -25), (0.5, 0.0))], {}, {}
+    )
+    assert next(r for r in counted if r.key == 1).tiebreaks["score"] == 65
+    assert next(r for r in counted if r.key == 3).tiebreaks["buchholz"] == 1.5
