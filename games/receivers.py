@@ -21,6 +21,7 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.utils import timezone
@@ -118,6 +119,15 @@ def adopt_guest(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     key = session.get(GUEST_KEY) if session is not None else None
     if not key:
         return
+    had = services.live_tables_of(user.pk)
     services.adopt_guest_seats(key, user.pk, shown_name(user))
+    # One live table at a time: a guest's waiting table beside the account's live game is left.
+    for game in services.keep_one_live_table(user.pk, shown_name(user), had):
+        said = (
+            f"You were waiting at a live table ({game.get_absolute_url()}) as a guest, and "
+            "you are at another live table already: you left the guest's. One live game at a "
+            "time."
+        )
+        messages.info(request, said, fail_silently=True)
     signals.guest_adopted.send(Game, guest_key=key, user=user)
     session.pop(GUEST_KEY, None)

@@ -18,7 +18,7 @@ from games.engine.families import family_named, family_of_mode
 from games.engine.family import BOT_STRENGTHS, Setup
 
 from .. import signals
-from ..errors import Conflict, Forbidden, Invalid, NotFound
+from ..errors import Conflict, DomainError, Forbidden, Invalid, NotFound
 from ..identity import Identity, clean_name
 from ..models import Game, GameResult, GoneTable, Seat, SeatKind, Status
 from ..names import name_key
@@ -498,6 +498,43 @@ def adopt_guest_seats(guest_key: str, user_id: int, name: str) -> int:
             )
             moved += 1
     return moved
+
+
+def live_tables_of(user_id: int) -> set[int]:
+    """The pks of the live games the account is seated at, being played or waiting for
+    players (``live_game_of``'s, every one)."""
+    return set(
+        _at_live_tables(Seat.objects.filter(user_id=user_id)).values_list("game_id", flat=True)
+    )
+
+
+def keep_one_live_table(user_id: int, name: str, had: set[int]) -> list[Game]:
+    """After a guest signed in (``adopt_guest_seats``): a person waits at one live table at a
+    time (docs/fair-play.md "One live game at a time"), and the account may now sit at the
+    guest's as well as its own. Each live table waiting for players beyond one is left, as the
+    waiting page's button leaves it (the creator's closes): every one if a live game of theirs is
+    being played, else all but the one the account sat at before (``had``, from
+    ``live_tables_of``), or its earliest. A game being played is never left (it is resigned, not
+    left), so two being played stay two. The tables left."""
+    seats = list(
+        _at_live_tables(Seat.objects.filter(user_id=user_id))
+        .select_related("game")
+        .order_by("joined", "pk")
+    )
+    waiting = [s for s in seats if s.game.status == Status.WAITING]
+    if len(seats) < 2 or not waiting:
+        return []
+    if len(waiting) == len(seats):  # none being played: one may wait
+        kept = next((s for s in waiting if s.game_id in had), waiting[0])
+        waiting = [s for s in waiting if s is not kept]
+    left = []
+    for seat in waiting:
+        try:
+            leave_table(seat.game.public_id, Identity(user_id=user_id, name=name))
+        except DomainError:
+            continue  # it started, or closed, meanwhile
+        left.append(seat.game)
+    return left
 
 
 def forget_player(user_id: int, name: str) -> int:
