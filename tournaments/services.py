@@ -700,9 +700,10 @@ def table_finished(gid: str) -> Table | None:
         if t.format in (Format.SWISS, Format.ARENA):
             for seat in absent:
                 _withdraw_absent(t, seat.entry, table.round.number)
-            if aborted:
+            if aborted and _pairs_again(t, table.round.number):
                 # Present, but ended the game without a move of their own (resigned, or let
-                # the clock end their turn): they did not play it either.
+                # the clock end their turn): they did not play it either, and are not paired
+                # again (after the last round there is nothing to withhold: their place stands).
                 quit_at_once = games.aborters(locked.game)
                 for seat in seats:
                     if seat.seat in quit_at_once and seat not in absent:
@@ -742,6 +743,14 @@ def _aborted_points(t: Tournament, earned: float, scheme: list[float]) -> float:
     if t.format == Format.ARENA:
         return 0.0
     return min(earned, max(scheme) * BYE_SHARE)
+
+
+def _pairs_again(t: Tournament, number: int) -> bool:
+    """Whether the tournament will seat its entrants again after round ``number``: a Swiss
+    before its last round, an arena before its time is up."""
+    if t.format == Format.ARENA:
+        return t.started is not None and timezone.now() < arena_end(t)
+    return number < (t.rounds or 0)
 
 
 def _withdraw_absent(t: Tournament, entry: Entry, number: int, played: bool = False) -> None:

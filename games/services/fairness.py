@@ -124,8 +124,8 @@ def _turn_enders(
 def aborters(game: Game) -> frozenset[int]:
     """The seats that aborted a game: people present who ended a turn of their own (resigned,
     or let the clock end it) without a real move of their own. Not a seat that never had a
-    turn (the game ended before it), nor an absent one (docs/fair-play.md "Stand-ins, absence
-    and aborts")."""
+    turn (the game ended before it), nor an absent one.
+    See docs/fair-play.md "Stand-ins, absence and aborts"."""
     family = family_named(game.family)
     payloads = list(game.events.order_by("seq").values_list("payload", flat=True))
     stood = stood_in(game, family, payloads)

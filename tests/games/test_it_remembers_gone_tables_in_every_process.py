@@ -1,6 +1,6 @@
 """A table deleted before it started (closed by its creator, closed unfilled by the sweep, a
-rematch offer that lapsed) answers 410 with its reason for a week (docs/design.md "Waiting
-tables"), whichever process deleted it. The sweeps run in the Celery worker: under `make run`
+rematch offer that lapsed) answers 410 with its reason for a week, whichever process deleted it
+(docs/design.md "Waiting tables"). The sweeps run in the Celery worker: under `make run`
 its cache was its own memory, so the web process answered such a table's address with a plain
 404. The record is now a row (``GoneTable``), written in the deleting transaction; the cache is
 emptied below to stand for the web process, which never saw the worker's."""
