@@ -124,9 +124,9 @@ def adopt_guest(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     # One live table at a time: a guest's waiting table beside the account's live game is left.
     for game in services.keep_one_live_table(user.pk, shown_name(user), had):
         said = (
-            f"You were waiting at a live table ({game.get_absolute_url()}) as a guest, and "
-            "you are at another live table already: you left the guest's. One live game at a "
-            "time."
+            f"As a guest you were waiting at a live table ({game.get_mode_display()}, "
+            f"{game.clock_seconds} s a turn), and {shown_name(user)} is at another live table "
+            "already: you left the guest's. One live game at a time."
         )
         messages.info(request, said, fail_silently=True)
     signals.guest_adopted.send(Game, guest_key=key, user=user)

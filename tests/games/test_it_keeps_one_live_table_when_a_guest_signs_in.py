@@ -54,7 +54,8 @@ def test_the_guests_waiting_table_is_closed_beside_the_accounts(alice: Any) -> N
     assert live_seats(alice) == [mine.pk]
     assert not Game.objects.filter(pk=theirs.pk).exists()
     assert GoneTable.objects.get(public_id=theirs.public_id).reason == "cancelled"
-    assert f"You were waiting at a live table ({theirs.get_absolute_url()}) as a guest" in page
+    said = "As a guest you were waiting at a live table (Parlor League, 60 s a turn), and alice"
+    assert f"{said} is at another live table already: you left the guest&#x27;s." in page
     assert GUEST_KEY not in client.session
 
 
