@@ -699,7 +699,7 @@ def table_finished(gid: str) -> Table | None:
         locked.save(update_fields=["done"])
         if t.format in (Format.SWISS, Format.ARENA):
             for seat in absent:
-                _withdraw_absent(t, seat.entry, table.round.number)
+                _withdraw_missed(t, seat.entry, table.round.number)
             if aborted and _pairs_again(t, table.round.number):
                 # Present, but ended the game without a move of their own (resigned, or let
                 # the clock end their turn): they did not play it either, and are not paired
@@ -707,7 +707,7 @@ def table_finished(gid: str) -> Table | None:
                 quit_at_once = games.aborters(locked.game)
                 for seat in seats:
                     if seat.seat in quit_at_once and seat not in absent:
-                        _withdraw_absent(t, seat.entry, table.round.number, played=True)
+                        _withdraw_missed(t, seat.entry, table.round.number, played=True)
     if t.format == Format.ARENA:
         advance(t.pk)  # the table's players are seated again first, then the standings
         recompute_standings(t)
@@ -753,7 +753,7 @@ def _pairs_again(t: Tournament, number: int) -> bool:
     return number < (t.rounds or 0)
 
 
-def _withdraw_absent(t: Tournament, entry: Entry, number: int, played: bool = False) -> None:
+def _withdraw_missed(t: Tournament, entry: Entry, number: int, played: bool = False) -> None:
     """A Swiss's or an arena's entrant absent from their game missed the round: they are
     withdrawn, paired no more, and may come back by joining again (docs/fair-play.md). So is
     one who came and ended their game without a move of their own (``played``: it was

@@ -79,10 +79,9 @@ def test_an_arena_gives_nothing_for_tables_resigned_at_once(
     ).exists()
 
 
-def aborted_swiss(make_tournament: Any, rounds: int = 1) -> tuple[Tournament, Game, Any, Any]:
-    """A Swiss of ann and ben (one round) whose first game is aborted: the first to play draws
-    (a real move), the other resigns with none. The tournament, the game, the mover, the idle
-    one."""
+def started_swiss(make_tournament: Any, rounds: int) -> tuple[Tournament, Game, Any, Any]:
+    """A Swiss of ann and ben, started: the tournament, its first game, the one to play first
+    and the other."""
     t = make_tournament(rounds=rounds)
     ann, ben = people("ann", "ben")
     for user in (ann, ben):
@@ -91,6 +90,14 @@ def aborted_swiss(make_tournament: Any, rounds: int = 1) -> tuple[Tournament, Ga
     game = open_game(t)
     mover = state_from_record(game.state).turn
     first, second = (ann, ben) if game.seats.get(index=mover).user_id == ann.pk else (ben, ann)
+    return t, game, first, second
+
+
+def aborted_swiss(make_tournament: Any, rounds: int = 1) -> tuple[Tournament, Game, Any, Any]:
+    """A Swiss of ann and ben (one round) whose first game is aborted: the first to play draws
+    (a real move), the other resigns with none. The tournament, the game, the mover, the idle
+    one."""
+    t, game, first, second = started_swiss(make_tournament, rounds)
     act(game, first, "draw")  # a real move
     act(game, second, "resign")  # none
     return t, game, first, second
@@ -165,14 +172,7 @@ def test_the_seat_whose_turn_never_came_is_not_withdrawn(make_tournament: Any, q
     """The first to play resigns at once: the game is aborted, and the other seat, which never
     had a turn, has no move either; it is last with nothing (the rule of aborted games) but it
     did not end the game, so it stays in."""
-    t = make_tournament(rounds=2)
-    ann, ben = people("ann", "ben")
-    for user in (ann, ben):
-        services.join(user, t.pk)
-    services.start(None, t.pk)
-    game = open_game(t)
-    mover = state_from_record(game.state).turn
-    first, second = (ann, ben) if game.seats.get(index=mover).user_id == ann.pk else (ben, ann)
+    t, game, first, second = started_swiss(make_tournament, rounds=2)
     act(game, first, "resign")
     play(queue)
     assert GameResult.objects.filter(game=game, aborted=True).exists()
