@@ -140,6 +140,9 @@ PROFILE = setting("RUMMI_BENCH_LIVE_PROFILE", "0") != "0"
 # Record the event loop's long callbacks in each web process (benchmarks/stalls_web.py):
 # var/bench/stalls-<site|baseline|echo|r45>-<n>.json.
 STALLS = setting("RUMMI_BENCH_LIVE_STALLS", "0") != "0"
+# Stamp each socket move's stages in each web process (benchmarks/stages_web.py):
+# var/bench/stages-<label>-<n>.json; the sockets bench splits the moves' time by stage.
+STAGES = setting("RUMMI_BENCH_LIVE_STAGES", "0") != "0"
 # Rummy 45's server CPU a move against Rummikub's: within this fraction is on target.
 R45_CPU_TOLERANCE = 0.10
 ECHO_FASTER = paces("RUMMI_BENCH_LIVE_ECHO_FASTER", "300,400,500,600,800,1000,1200,1500")
@@ -248,6 +251,9 @@ def daphnes(
             elif STALLS:
                 out = OUT / f"stalls-{label}-{len(procs)}.json"
                 command[1:2] = [str(ROOT / "benchmarks" / "stalls_web.py"), str(out)]
+            elif STAGES:
+                out = OUT / f"stages-{label}-{len(procs)}.json"
+                command[1:2] = [str(ROOT / "benchmarks" / "stages_web.py"), str(out)]
             # -v 0: no access log line per request (a proxy in front keeps that log);
             # --proxy-headers: trust X-Forwarded-Proto as from a TLS-terminating proxy.
             command += ["-v", "0", "--proxy-headers", app]

@@ -283,6 +283,7 @@ def pooled(steps: list[dict[str, Any]]) -> dict[str, Any]:
                 "post_answer_ms": s["post_answer_ms"],
                 "slot_to_last_frame_p99_ms": s["slot_to_last_frame_p99_ms"],
                 "window": s["window"],
+                **({"move_records": s["move_records"]} if "move_records" in s else {}),
             }
             for s in steps
         ],
@@ -645,6 +646,68 @@ def stalls_by_step(result: dict[str, Any], files: list[Any]) -> None:
             }
 
 
+# A socket move's stages, in order: they add up to its latency (sent -> last frame read).
+STAGES = ("to_server", "to_consumer", "to_thread", "service", "to_frames", "frame_read")
+
+
+def move_stages(
+    record: list[Any], stamps: list[Any], written: float | None
+) -> dict[str, float] | None:
+    """A move's time by stage (ms), from the harness's record (key, gid, seq, sent, answer
+    read, last frame read), the server's stamps (gid, frame read, consumer, service start and
+    end, answer written; benchmarks/stages_web.py) and when its last frame was written; None if
+    a stamp is missing.
+
+    >>> stamps = ["g", 0.001, 0.002, 0.003, 0.006, 0.008]
+    >>> list(move_stages(["k", "g", 3, 0.0, 0.009, 0.010], stamps, 0.0085).values())
+    [1.0, 1.0, 1.0, 3.0, 2.5, 1.5]
+    """
+    sent, arrived = record[3], record[5]
+    if written is None or any(s is None for s in stamps):
+        return None
+    points = [sent, stamps[1], stamps[2], stamps[3], stamps[4], written, arrived]
+    return {name: round((points[i + 1] - points[i]) * 1000, 3) for i, name in enumerate(STAGES)}
+
+
+def stages_by_side(result: dict[str, Any], files: list[Any]) -> None:
+    """Split each side's moves by stage (benchmarks/stages_web.py): each stage's p50 and p99,
+    and its mean over the side's slowest 1% of moves (what makes up the p99), with and without
+    the idle sockets; the steps' own records are dropped from the report."""
+    moves: dict[str, list[Any]] = {}
+    written: dict[tuple[str, int], float] = {}
+    for path in files:
+        record = json.loads(path.read_text())
+        moves.update(record["moves"])
+        for gid, seq, _, last in record["frames"]:
+            written[(gid, seq)] = max(written.get((gid, seq), 0.0), last)
+    report: dict[str, Any] = {}
+    for side in ("without_idle", "with_idle"):
+        split = []
+        for step in result["moves"][side]["steps"]:
+            for record in step.pop("move_records", []):
+                stamps = moves.get(record[0])
+                if stamps is None:
+                    continue
+                stages = move_stages(record, stamps, written.get((record[1], record[2])))
+                if stages is not None:
+                    split.append(stages)
+        if not split:
+            continue
+        totals = [sum(s.values()) for s in split]
+        cut = percentile(totals, 99)
+        tail = [s for s, total in zip(split, totals, strict=True) if total >= cut]
+        report[side] = {
+            "moves": len(split),
+            "latency_p99_ms": round(cut, 2),
+            "p50_ms": {n: round(percentile([s[n] for s in split], 50), 3) for n in STAGES},
+            "p99_ms": {n: round(percentile([s[n] for s in split], 99), 3) for n in STAGES},
+            "slowest_1pct_mean_ms": {
+                n: round(statistics.mean(s[n] for s in tail), 3) for n in STAGES
+            },
+        }
+    result["stages"] = report
+
+
 def main() -> dict[str, Any]:
     reason = live.unreachable()
     if reason:
@@ -678,6 +741,8 @@ def main() -> dict[str, Any]:
         live.flush_redis()
     if live.STALLS:
         stalls_by_step(result, [live.OUT / f"stalls-site-{n}.json" for n in range(2)])
+    if live.STAGES:
+        stages_by_side(result, [live.OUT / f"stages-site-{n}.json" for n in range(2)])
     live.log(
         f"  {result['rss_total_mb_with_idle']} MB with the idle sockets "
         f"({result['kb_per_idle_socket']} KB each); p99 at {PACE:.0f} moves/s "

@@ -50,6 +50,9 @@ CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 # How moves are sent: "socket" (an "act" message on the mover's own socket, as the board does
 # while its socket is open) or "http" (POST /api/games/<gid>/<action>, the board's fallback).
 SUBMIT = os.environ.get("RUMMI_BENCH_LIVE_SUBMIT", "socket")
+# Keep each socket move's own times (Step.records) for the servers' stage stamps
+# (benchmarks/stages_web.py); a step's report then holds them as "move_records".
+STAGES = (os.environ.get("RUMMI_BENCH_LIVE_STAGES") or "0") != "0"
 R45 = "r45"  # the Rummy 45 mode, and its one action's name (POST /api/games/<gid>/r45)
 JOKER_CODE = "J"
 
@@ -201,6 +204,9 @@ class Step:
     closed_sockets: int = 0
     frames: int = 0
     frame_bytes: int = 0
+    # Per socket move: (key, gid, seq, sent, answer read, last frame read), for the servers'
+    # stage stamps (benchmarks/stages_web.py, RUMMI_BENCH_LIVE_STAGES).
+    records: list[tuple[str, str, int, float, float, float]] = field(default_factory=list)
 
 
 class GcPauses:
@@ -363,6 +369,7 @@ class Harness:
         if frame.get("type") == "answer":
             waiting = self.answers.pop(frame.get("key"), None)
             if waiting is not None and not waiting.done():
+                frame["read_at"] = now
                 waiting.set_result(frame)
             return
         if frame.get("type") != "update":
@@ -485,6 +492,9 @@ class Harness:
             if arrived is None:
                 arrived = max(s.last_time for s in table.seats)
             step.latencies.append(arrived - sent)
+            if STAGES and "read_at" in answer:
+                record = (answer["key"], table.gid, new_seq, sent, answer["read_at"], arrived)
+                step.records.append(record)
             step.delays.append(arrived - slot)
             step.done += 1
             step.last_done = time.perf_counter()
@@ -669,6 +679,7 @@ class Harness:
             ),
             # How long each side's threads had work but waited for a core (ms a second): a
             # move's tail grows with it when other work on the same cores takes them.
+            **({"move_records": step.records} if STAGES else {}),
             "run_queue_wait_ms_per_s": {
                 name: round((waits_after[name] - waits_before[name]) / 1e6 / window, 1)
                 for name in waits_before

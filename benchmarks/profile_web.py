@@ -93,6 +93,17 @@ def run_module(tool: str, install: Callable[[str], None]) -> None:
     runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 
+def save_json_at_exit(out: str, record: Callable[[], Any]) -> None:
+    """Write ``record()`` to ``out`` as JSON when the process exits (daphne stops on SIGTERM).
+    Shared with stalls_web.py and stages_web.py."""
+
+    def save() -> None:
+        with open(out, "w") as fh:
+            json.dump(record(), fh)
+
+    atexit.register(save)
+
+
 def install(out: str) -> None:
     """Profile every thread from now on; write the profiles to ``out`` at exit."""
     threading.Thread.run = _profiled_thread(threading.Thread.run)  # type: ignore[method-assign]

@@ -19,18 +19,16 @@ ms, name], ...]}``, ``start`` in seconds since the epoch, so a bench can match t
 from __future__ import annotations
 
 import asyncio.events
-import atexit
 import gc
-import json
 import os
 import threading
 import time
 from typing import Any
 
 try:  # imported as part of the package (tests), or run as a script beside profile_web.py
-    from benchmarks.profile_web import run_module
+    from benchmarks.profile_web import run_module, save_json_at_exit
 except ImportError:  # pragma: no cover - a script's folder is first on the import path
-    from profile_web import run_module  # type: ignore[no-redef]
+    from profile_web import run_module, save_json_at_exit  # type: ignore[no-redef]
 
 STALL_MS = float(os.environ.get("RUMMI_BENCH_STALL_MS", "3"))
 _stalls: list[tuple[float, float, str]] = []
@@ -92,12 +90,7 @@ def install(out: str) -> None:
     asyncio.events.Handle._run = _timed(asyncio.events.Handle._run)  # type: ignore[method-assign]
     gc.callbacks.append(_gc)
 
-    def save() -> None:
-        record = {"stall_ms": STALL_MS, "callbacks": _count, "stalls": _stalls}
-        with open(out, "w") as fh:
-            json.dump(record, fh)
-
-    atexit.register(save)
+    save_json_at_exit(out, lambda: {"stall_ms": STALL_MS, "callbacks": _count, "stalls": _stalls})
 
 
 def main() -> None:
