@@ -952,6 +952,12 @@ def game_records(t: Tournament) -> tuple[list[pairing.GameRecord], dict[int, flo
             "pk", flat=True
         )
     )
+    # A seat whose person never came meets nobody in the tiebreaks, nor is met (a forfeit).
+    absent = set(
+        GameResult.objects.filter(
+            game__tournament_table__round__tournament=t, absent=True
+        ).values_list("game__tournament_table", "seat")
+    )
     records = [
         pairing.GameRecord(
             keys=tuple(s.entry_id for s in seats),
@@ -959,6 +965,7 @@ def game_records(t: Tournament) -> tuple[list[pairing.GameRecord], dict[int, flo
             totals=tuple(s.total or 0 for s in seats),
             points=tuple(s.points or 0.0 for s in seats),
             played=table_id not in aborted,
+            absent=frozenset(s.entry_id for s in seats if (table_id, s.seat) in absent),
         )
         for table_id, seats in tables.items()
     ]

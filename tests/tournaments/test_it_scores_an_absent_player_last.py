@@ -152,3 +152,10 @@ def test_a_present_player_keeps_their_place_against_an_absent_one(
     changes = Client().get(reverse("api_rating_changes", args=[gid])).json()
     assert "unrated (forfeit)" in str(changes) and "unrated (absent)" in str(changes)
     assert counted_of(ann.pk).count() == 0
+    # In the tiebreaks the forfeit is a bye: ann met nobody and added no match total (until
+    # 2026-12-08 she met the absent ben and his stand-in's total counted for her).
+    entries = {e.user_id: e for e in Entry.objects.filter(tournament=t)}
+    assert entries[ann.pk].points > 0 and entries[ann.pk].rank == 1
+    for user in (ann, ben):
+        e = entries[user.pk]
+        assert (e.score, e.buchholz, e.sonneborn_berger) == (0, 0.0, 0.0)

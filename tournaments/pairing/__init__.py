@@ -67,13 +67,29 @@ class ArenaWaiter:
 class GameRecord:
     """One scored table: its players in seat order, their places, match totals and points.
     ``played`` is false for an aborted game (docs/tournaments.md "Aborted games"): its points
-    count, but in the tiebreaks it is a bye, with no opponent met and no match total."""
+    count, but in the tiebreaks it is a bye, with no opponent met and no match total.
+    ``absent`` holds the keys of the seats whose person never came (a stand-in played them):
+    in the tiebreaks nobody meets them and they meet nobody, so a seat whose every opponent was
+    absent (a forfeit) has it as a bye too."""
 
     keys: tuple[int, ...]
     places: tuple[int, ...]
     totals: tuple[int, ...]
     points: tuple[float, ...]
     played: bool = True
+    absent: frozenset[int] = frozenset()
+
+    def met(self, key: int) -> tuple[int, ...]:
+        """The seats ``key`` met in this game, for the tiebreaks: every other seat that came,
+        none in an aborted game or from an absent seat.
+
+        >>> game = GameRecord((1, 2, 3), (1, 2, 3), (9, 0, -9), (2, 1, 0), absent=frozenset({3}))
+        >>> game.met(1), game.met(3)
+        ((2,), ())
+        """
+        if not self.played or key in self.absent:
+            return ()
+        return tuple(k for k in self.keys if k != key and k not in self.absent)
 
 
 @dataclass(frozen=True)
@@ -407,23 +423,22 @@ def standings(
     """Points (tables and byes), then the tiebreaks: ``score`` (the sum of match totals),
     ``buchholz`` (the final points of every opponent met) and ``sonneborn_berger`` (the final
     points of each opponent placed below, half for a shared place), an aborted game's record
-    (``played`` false) counting in the points only. Equal on all three, the higher rating ranks
-    first, then the earlier entry."""
+    (``played`` false) counting in the points only, as does a seat's game with no opponent
+    met (its own absence, or every opponent's: ``GameRecord.met``). Equal on all three, the
+    higher rating ranks first, then the earlier entry."""
     points = {k: byes.get(k, 0.0) for k in keys}
     score = dict.fromkeys(keys, 0)
     for record in records:
         for k, p, total in zip(record.keys, record.points, record.totals, strict=True):
             points[k] = points.get(k, 0.0) + p
-            score[k] = score.get(k, 0) + (total if record.played else 0)
+            score[k] = score.get(k, 0) + (total if record.met(k) else 0)
     buchholz = dict.fromkeys(keys, 0.0)
     sb = dict.fromkeys(keys, 0.0)
     for record in records:
-        if not record.played:
-            continue  # an aborted game: as a bye, no opponent met
-        for k, place in zip(record.keys, record.places, strict=True):
-            for other, other_place in zip(record.keys, record.places, strict=True):
-                if other == k:
-                    continue
+        place_of = dict(zip(record.keys, record.places, strict=True))
+        for k, place in place_of.items():
+            for other in record.met(k):  # an aborted game or an absence: as a bye
+                other_place = place_of[other]
                 buchholz[k] += points.get(other, 0.0)
                 if place < other_place:
                     sb[k] += points.get(other, 0.0)

@@ -190,3 +190,19 @@ def test_an_aborted_game_counts_in_the_tiebreaks_as_a_bye() -> None:
     )
     assert next(r for r in counted if r.key == 1).tiebreaks["score"] == 65
     assert next(r for r in counted if r.key == 3).tiebreaks["buchholz"] == 1.5
+
+
+def test_an_absent_seat_meets_nobody_in_the_tiebreaks() -> None:
+    """An absent seat (a stand-in played it) is not met; a seat whose every opponent was
+    absent (a forfeit) has the game as a bye; the others still meet each other."""
+    table = GameRecord(
+        (1, 2, 3, 4), (1, 2, 3, 4), (30, 10, -15, -25), (3.0, 2.0, 0.0, 0.0),
+        absent=frozenset({3, 4}),
+    )  # fmt: skip
+    forfeit = GameRecord((1, 5), (1, 2), (40, -40), (1.0, 0.0), absent=frozenset({5}))
+    rows = {r.key: r for r in standings([1, 2, 3, 4, 5], [table, forfeit], {}, {})}
+    assert rows[1].points == 4.0
+    assert rows[1].tiebreaks == {"score": 30, "buchholz": 2.0, "sonneborn_berger": 2.0}
+    assert rows[2].tiebreaks == {"score": 10, "buchholz": 4.0, "sonneborn_berger": 0.0}
+    for absent in (3, 4, 5):
+        assert rows[absent].tiebreaks == {"score": 0, "buchholz": 0.0, "sonneborn_berger": 0.0}
