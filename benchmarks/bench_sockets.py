@@ -669,10 +669,25 @@ def move_stages(
     return {name: round((points[i + 1] - points[i]) * 1000, 3) for i, name in enumerate(STAGES)}
 
 
-def stages_by_side(result: dict[str, Any], files: list[Any]) -> None:
-    """Split each side's moves by stage (benchmarks/stages_web.py): each stage's p50 and p99,
-    and its mean over the side's slowest 1% of moves (what makes up the p99), with and without
-    the idle sockets; the steps' own records are dropped from the report."""
+def stage_summary(split: list[dict[str, float]]) -> dict[str, Any]:
+    """Moves split by stage: each stage's p50 and p99, and its mean over the slowest 1% of the
+    moves (what makes up their p99)."""
+    totals = [sum(s.values()) for s in split]
+    cut = percentile(totals, 99) or 0.0
+    tail = [s for s, total in zip(split, totals, strict=True) if total >= cut]
+    return {
+        "moves": len(split),
+        "latency_p99_ms": round(cut, 2),
+        "p50_ms": {n: round(percentile([s[n] for s in split], 50) or 0.0, 3) for n in STAGES},
+        "p99_ms": {n: round(percentile([s[n] for s in split], 99) or 0.0, 3) for n in STAGES},
+        "slowest_1pct_mean_ms": {n: round(statistics.mean(s[n] for s in tail), 3) for n in STAGES},
+    }
+
+
+def stages_by_side(result: dict[str, Any], files: list[Any], out: Any) -> None:
+    """Split the moves by stage (benchmarks/stages_web.py), step by step and over each side,
+    with and without the idle sockets (``stage_summary``). The steps' own records leave the
+    report; every move's stages go to ``out`` with its step's window, for a closer look."""
     moves: dict[str, list[Any]] = {}
     written: dict[tuple[str, int], float] = {}
     for path in files:
@@ -681,9 +696,11 @@ def stages_by_side(result: dict[str, Any], files: list[Any]) -> None:
         for gid, seq, _, last in record["frames"]:
             written[(gid, seq)] = max(written.get((gid, seq), 0.0), last)
     report: dict[str, Any] = {}
+    rows: dict[str, list[Any]] = {}
     for side in ("without_idle", "with_idle"):
-        split = []
+        pooled_split: list[dict[str, float]] = []
         for step in result["moves"][side]["steps"]:
+            split = []
             for record in step.pop("move_records", []):
                 stamps = moves.get(record[0])
                 if stamps is None:
@@ -691,21 +708,16 @@ def stages_by_side(result: dict[str, Any], files: list[Any]) -> None:
                 stages = move_stages(record, stamps, written.get((record[1], record[2])))
                 if stages is not None:
                     split.append(stages)
-        if not split:
-            continue
-        totals = [sum(s.values()) for s in split]
-        cut = percentile(totals, 99)
-        tail = [s for s, total in zip(split, totals, strict=True) if total >= cut]
-        report[side] = {
-            "moves": len(split),
-            "latency_p99_ms": round(cut, 2),
-            "p50_ms": {n: round(percentile([s[n] for s in split], 50), 3) for n in STAGES},
-            "p99_ms": {n: round(percentile([s[n] for s in split], 99), 3) for n in STAGES},
-            "slowest_1pct_mean_ms": {
-                n: round(statistics.mean(s[n] for s in tail), 3) for n in STAGES
-            },
-        }
+            if split:
+                step["stages"] = stage_summary(split)
+                pooled_split += split
+            rows.setdefault(side, []).append(
+                {"window": step["window"], "moves": [list(s.values()) for s in split]}
+            )
+        if pooled_split:
+            report[side] = stage_summary(pooled_split)
     result["stages"] = report
+    out.write_text(json.dumps({"stages": STAGES, "steps": rows}))
 
 
 def main() -> dict[str, Any]:
@@ -742,7 +754,8 @@ def main() -> dict[str, Any]:
     if live.STALLS:
         stalls_by_step(result, [live.OUT / f"stalls-site-{n}.json" for n in range(2)])
     if live.STAGES:
-        stages_by_side(result, [live.OUT / f"stages-site-{n}.json" for n in range(2)])
+        files = [live.OUT / f"stages-site-{n}.json" for n in range(2)]
+        stages_by_side(result, files, live.OUT / "sockets-stages.json")
     live.log(
         f"  {result['rss_total_mb_with_idle']} MB with the idle sockets "
         f"({result['kb_per_idle_socket']} KB each); p99 at {PACE:.0f} moves/s "
