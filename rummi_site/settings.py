@@ -304,7 +304,8 @@ def channel_layers_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     if kind == "pubsub":
         return {
             "default": {
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                # channels-redis's pub/sub layer, its group sends not queued one behind another
+                "BACKEND": "rummi_site.pubsub.PubSubChannelLayer",
                 # No read timeout on the subscriber connection, which is idle between frames.
                 "CONFIG": {"hosts": [{"address": url, "socket_timeout": None}]},
             }

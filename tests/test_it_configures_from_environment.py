@@ -121,7 +121,7 @@ def test_it_defaults_to_the_in_memory_channel_layer() -> None:
 def test_it_publishes_frames_through_redis_pubsub_when_redis_is_set() -> None:
     layer = channel_layers_from_env({"REDIS_URL": "redis://cache:6379/2"})["default"]
 
-    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert layer["BACKEND"] == "rummi_site.pubsub.PubSubChannelLayer"
     [host] = layer["CONFIG"]["hosts"]
     assert host == {"address": "redis://cache:6379/2", "socket_timeout": None}
 
