@@ -102,8 +102,10 @@ def _refuse_an_open_daily(melds: Sequence[Sequence[Tile]], rack: Sequence[Tile])
     solution of the daily is seen outside the daily try (README.md "Puzzles").
 
     Refused is a table holding the daily's table tiles, however they are grouped into melds
-    and ordered (any rack: the daily's rack with a tile more or less is the same help), and a
-    position holding the daily's tiles in all, table and rack (its rack's tiles partly laid).
+    and ordered, with more melds or not (any rack: the daily's rack with a tile more or less is
+    the same help), and a position holding the daily's tiles in all, table and rack (its rack's
+    tiles partly laid), with more tiles or not: a solution of the larger position shows the
+    daily's (until 2026-12-08 an unrelated meld more on the table got it solved).
     """
     table = _faces([t for m in melds for t in m])
     whole = table + _faces(rack)
@@ -112,7 +114,7 @@ def _refuse_an_open_daily(melds: Sequence[Sequence[Tile]], rack: Sequence[Tile])
         puzzle = daily.puzzle
         its_table = Counter(str(Tile.parse(c)) for m in puzzle.table for c in m)
         its_whole = its_table + Counter(str(Tile.parse(c)) for c in puzzle.rack)
-        if table == its_table or whole == its_whole:
+        if its_table <= table or its_whole <= whole:
             raise Forbidden(
                 "daily_position",
                 "That is the daily puzzle's position, whose leaderboard is still open: the "

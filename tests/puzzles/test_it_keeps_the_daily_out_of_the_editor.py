@@ -7,6 +7,7 @@ and got the full solution; an account then submitted it and topped the leaderboa
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -53,9 +54,43 @@ def test_the_editor_refuses_todays_daily_however_it_is_copied(daily: Puzzle, sav
 
 def test_the_editor_refuses_the_dailys_table_with_a_rack_changed(daily: Puzzle) -> None:
     position = copied(daily)
-    for rack in (position["rack"][1:] or position["rack"], [*position["rack"], "J"]):
+    fewer, more = position["rack"][1:] or position["rack"], [*position["rack"], *spare(daily)]
+    for rack in (fewer, more):
         answer = post(Client(), EDITOR, {"table": position["table"], "rack": rack})
         assert answer.status_code == 403 and answer.json() == REFUSED
+
+
+def unrelated_run(puzzle: Puzzle, length: int = 3) -> list[str]:
+    """``length`` tiles in a row of one colour that the daily's position leaves a copy of
+    (whatever the day's puzzle: a joker more is not always there to add)."""
+    used = Counter(code.upper() for meld in puzzle.table for code in meld)
+    used.update(code.upper() for code in puzzle.rack)
+    for colour in "KBRY":
+        for start in range(1, 15 - length):
+            run = [f"{colour}{n}" for n in range(start, start + length)]
+            if all(used[code] < 2 for code in run):
+                return run
+    raise AssertionError("no run left")
+
+
+def spare(puzzle: Puzzle) -> list[str]:
+    """One tile the daily's position leaves a copy of."""
+    return unrelated_run(puzzle, 1)
+
+
+def test_the_editor_refuses_the_daily_inside_a_larger_position(daily: Puzzle) -> None:
+    """Found on 2026-12-08: the daily's table with one unrelated meld more was solved, and the
+    solution, the daily's, submitted on the daily page topped its leaderboard."""
+    position = copied(daily)
+    larger = [*position["table"], unrelated_run(daily)]
+    for body in (
+        {"table": larger, "rack": position["rack"]},
+        {"table": larger, "rack": position["rack"], "save": True},
+        {"table": larger, "rack": [*position["rack"], *spare(daily)]},
+    ):
+        answer = post(Client(), EDITOR, body)
+        assert answer.status_code == 403 and answer.json() == REFUSED, body
+    assert not Puzzle.objects.filter(source="user").exists()
 
 
 def test_the_editor_form_refuses_todays_daily(daily: Puzzle) -> None:
