@@ -8,8 +8,9 @@ A name is refused, with a sentence, when it
   pattern, a line separator, or a space other than the plain one;
 - has no letter or digit (nothing readable);
 - stacks combining marks;
-- is a reserved name: a bot's ("Strong bot 1", "Master bot"), "deleted player", or a staff word
-  (admin, moderator, staff, rummi, system, support...), with or without a number;
+- is a reserved name: a bot's ("Strong bot 1", "Master bot"), "deleted player", a staff word
+  (admin, moderator, staff, rummi, system, support...), or what the board writes where a name
+  goes ("Open seat", "You", or a "(you)" tag), with or without a number;
 - is confusable with an account's username or display name.
 
 Nothing is silently removed: what a player types is what the table shows, or a sentence says
@@ -70,6 +71,11 @@ STAFF_WORDS = (
 )
 BOT_WORDS = tuple(f"{strength} bot" for strength in BOT_STRENGTHS) + ("bot",)
 DELETED = "deleted player"
+# What the board and the waiting page write where a name goes: a seat taken by no one, the
+# viewer's own tag.
+BOARD_WORDS = ("open", "open seat", "empty seat", "you", "nobody")
+# The board's tag for the viewer's own seat, which a name may not put beside itself.
+OWN_TAG = re.compile(r"\(\s*you\s*\)", re.IGNORECASE)
 
 _SPOOF = icu.SpoofChecker()
 _IGNORABLE = icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT
@@ -84,7 +90,30 @@ def name_key(name: str) -> str:
     return SEPARATORS.sub("", unicodedata.normalize("NFKC", skeleton).casefold())
 
 
-RESERVED_KEYS = frozenset(name_key(word) for word in (*STAFF_WORDS, *BOT_WORDS, DELETED))
+@functools.lru_cache(maxsize=65536)
+def name_keys(name: str) -> frozenset[str]:
+    """The name's skeletons, as :func:`name_key` takes it and of its own skeleton: two names
+    are confusable when they share one. Case-folding first makes ``ALICE`` ``alice``, but also
+    turns the capital ``I`` into an ``i``, no longer the ``l`` it looks like; the second
+    skeleton is taken before the fold, so ``zeIda`` is ``zelda`` (until 2026-12-08 it was not).
+
+    >>> sorted(name_keys("zeIda")), bool(name_keys("zeIda") & name_keys("Zelda"))
+    (['zeida', 'zelda'], True)
+    >>> bool(name_keys("ALICE") & name_keys("alice")), bool(name_keys("Bob") & name_keys("Rob"))
+    (True, False)
+    """
+    skeleton = str(_SPOOF.getSkeleton(0, unicodedata.normalize("NFKC", name)))
+    return frozenset({name_key(name), name_key(skeleton)})
+
+
+def confusable(name: str, other: str) -> bool:
+    """Whether a reader can mistake one name for the other (:func:`name_keys`)."""
+    return not name_keys(name).isdisjoint(name_keys(other))
+
+
+RESERVED_KEYS = frozenset(
+    key for word in (*STAFF_WORDS, *BOT_WORDS, DELETED, *BOARD_WORDS) for key in name_keys(word)
+)
 
 
 def _describe(char: str) -> str:
@@ -120,9 +149,13 @@ def character_problem(name: str) -> str | None:
 
 
 def reserved(name: str) -> bool:
-    """A bot's name, "deleted player" or a staff word, with or without a number after it."""
+    """A bot's name, "deleted player", a staff word or a word the board writes where a name
+    goes ("Open seat", "You"), with or without a number after it, or a name holding the board's
+    "(you)" tag."""
     bare = unicodedata.normalize("NFKC", name).rstrip("0123456789 ._-#")
-    return name_key(bare) in RESERVED_KEYS or name_key(name) in RESERVED_KEYS
+    if OWN_TAG.search(unicodedata.normalize("NFKC", name)):
+        return True
+    return not (name_keys(bare) | name_keys(name)).isdisjoint(RESERVED_KEYS)
 
 
 def problem(name: str) -> str | None:
@@ -166,8 +199,15 @@ def account_names(exclude_user_id: int | None = None) -> Iterable[str]:
 
 def confusable_account(name: str, exclude_user_id: int | None = None) -> str | None:
     """The account name that ``name`` can be mistaken for, or None."""
-    key = name_key(name)
-    return next((other for other in account_names(exclude_user_id) if name_key(other) == key), None)
+    keys = name_keys(name)
+    return next(
+        (
+            other
+            for other in account_names(exclude_user_id)
+            if not keys.isdisjoint(name_keys(other))
+        ),
+        None,
+    )
 
 
 def check_name(name: str, exclude_user_id: int | None = None) -> None:

@@ -21,7 +21,7 @@ from .. import signals
 from ..errors import Conflict, DomainError, Forbidden, Invalid, NotFound
 from ..identity import Identity, clean_name
 from ..models import Game, GameResult, GoneTable, Seat, SeatKind, Status
-from ..names import name_key
+from ..names import confusable
 from .record import deal, setup_of
 
 
@@ -382,12 +382,12 @@ def seat_of(game: Game, viewer: Identity) -> Seat | None:
 
 def refuse_a_name_at_the_table(game: Game, name: str) -> None:
     """A guest may not sit down under a name a reader could take for one already at the table
-    (the same letters in another case, a look-alike: ``names.name_key``), where the players
+    (the same letters in another case, a look-alike: ``names.confusable``), where the players
     could not tell each other apart on the board or the scorecard (docs/fair-play.md "Names").
     An account's name is its own, unique among accounts, and is not refused here."""
-    key = name_key(clean_name(name))
+    name = clean_name(name)
     for other in game.seats.all():
-        if other.joined is not None and other.name and name_key(other.name) == key:
+        if other.joined is not None and other.name and confusable(name, other.name):
             raise Conflict(
                 "name_at_table",
                 f"Someone at this table is already called {other.name}: choose another name.",

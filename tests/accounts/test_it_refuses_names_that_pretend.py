@@ -49,6 +49,20 @@ def signed_in(user: Any) -> Client:
     return client
 
 
+@pytest.mark.parametrize("taken", ["zelda", "Zelda", "null"])
+def test_sign_up_refuses_a_capital_i_standing_for_an_l(django_user_model: Any, taken: str) -> None:
+    """Found on 2026-12-08: ``zeIda`` signed up beside ``Zelda`` (case was folded first, and the
+    capital I became an i, not the l it looks like)."""
+    django_user_model.objects.create_user(username=taken, password=PASSWORD)
+    look_alike = taken.replace("l", "I")
+
+    page = sign_up(Client(), look_alike)
+
+    assert page.status_code == 200
+    assert "taken: it looks like another player&#x27;s name" in page.content.decode()
+    assert not django_user_model.objects.filter(username=look_alike).exists()
+
+
 def test_sign_up_refuses_a_username_one_cyrillic_letter_from_another(
     django_user_model: Any,
 ) -> None:
@@ -90,7 +104,14 @@ def test_a_display_name_may_not_look_like_another_accounts_names(alice: Any, bob
         signed_in(bob).post("/account/profile", {"display_name": "Tile Queen"}).status_code == 302
     )
 
-    for name in ["B\u043eb", "bob", "T\u0456le Queen", "tile_queen", "\uff34ile Queen"]:
+    for name in [
+        "B\u043eb",
+        "bob",
+        "T\u0456le Queen",
+        "tile_queen",
+        "\uff34ile Queen",
+        "TiIe Queen",
+    ]:
         page = signed_in(alice).post("/account/profile", {"display_name": name})
         assert page.status_code == 409, name
         assert "it looks like another player&#x27;s name" in page.content.decode(), name
@@ -142,6 +163,12 @@ def test_a_guest_name_with_hidden_characters_is_a_400_at_create_and_join(
         ("deleted player", 400, "bad_name"),
         ("\u0430lice", 409, "name_taken"),
         ("ALICE", 409, "name_taken"),
+        # Found on 2026-12-08: a capital I for the l, and the board's own words for a seat.
+        ("aIice", 409, "name_taken"),
+        ("Open seat", 400, "bad_name"),
+        ("open_seat 2", 400, "bad_name"),
+        ("You", 400, "bad_name"),
+        ("dave (you)", 400, "bad_name"),
     ],
 )
 def test_a_guest_may_not_take_a_bot_name_or_an_accounts_look_alike(
