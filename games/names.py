@@ -43,6 +43,7 @@ from typing import Any
 
 import icu  # type: ignore[import-not-found]
 from django.contrib.auth import get_user_model
+from django.db import connection
 
 from .errors import Conflict, Invalid
 from .modes import BOT_STRENGTHS
@@ -208,6 +209,18 @@ def confusable_account(name: str, exclude_user_id: int | None = None) -> str | N
         ),
         None,
     )
+
+
+def hold_names() -> None:
+    """Until the transaction ends, hold the lock under which an account's name is checked and
+    taken, so that two sign-ups sent at once cannot both pass the check before either has
+    committed (two accounts of one name, or of look-alikes). On PostgreSQL a transaction-scoped
+    advisory lock; SQLite's transactions take the write lock as they begin (``transaction_mode``
+    IMMEDIATE), so they already run one at a time."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", ["rummi.names"])
 
 
 def check_name(name: str, exclude_user_id: int | None = None) -> None:
