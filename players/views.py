@@ -26,6 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from games.errors import DomainError, Forbidden, Invalid, refuse_other_fields, sent_as
 from games.models import Game, GameResult, SeatKind, Status
+from games.names import shown_name
 from puzzles import services as puzzles
 from ratings import services as ratings
 from ratings.models import Pool, Rating
@@ -187,7 +188,7 @@ def games(request: HttpRequest, username: str) -> HttpResponse:
         raise Http404("No such page.")
     current = page.page(number)
     rows_shown = _game_rows(user.pk, list(current.object_list))
-    context = {"person": user, "page": current, "rows": rows_shown}
+    context = {"person": user, "name": shown_name(user), "page": current, "rows": rows_shown}
     return render(request, "players/games.html", context)
 
 

@@ -60,6 +60,9 @@ def test_a_display_name_is_the_name_on_every_page(alice: Any, bob: Any) -> None:
         assert "Tile Queen" in shown[where] and "alice" not in shown[where], where
     for where in ("board page", "profile", "games list"):
         assert "Tile Queen" in shown[where], where
+    # The list's own title too (until 2026-12-08 it said "Games of alice").
+    assert "<title>Games of Tile Queen" in shown["games list"]
+    assert ">Tile Queen</a></h1>" in shown["games list"]
 
     assert ann.post("/account/profile", {"display_name": "Queen B"}).status_code == 302
     renamed = names_everywhere(ben, made["gid"], t)
