@@ -76,13 +76,20 @@ class NewGameForm(forms.Form):
         required=False,
         empty_value=None,
     )
-    target = forms.IntegerField(
+    # A choice of the targets the rules allow (a number field's arrows offered 250 or 450, which
+    # the server then refused).
+    target = forms.TypedChoiceField(
         label="Target score",
-        min_value=min(TARGET_SCORES),
-        max_value=max(TARGET_SCORES),
+        choices=[(t, f"{t} points") for t in TARGET_SCORES],
+        coerce=int,
         required=False,
+        empty_value=None,
         initial=200,
-        widget=forms.NumberInput(attrs={"step": 50}),
+        error_messages={
+            "invalid_choice": "Choose a target of "
+            + ", ".join(map(str, TARGET_SCORES))
+            + " points."
+        },
     )
     rounds = forms.ChoiceField(
         label="Length", choices=[("", "Play to the target"), ("one", "One round")], required=False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -180,7 +181,7 @@ def test_an_invalid_form_comes_back_with_its_errors_and_values(alice: Any) -> No
     html = answer.content.decode()
     assert 'role="alert"' in html
     assert "Players: Blitz is played by 2 to 4 players." in html
-    assert "Target score: Ensure this value is less than or equal to 500." in html
+    assert "Target score: Choose a target of 50, 100, 150, 200, 300, 500 points." in html
     assert '<option value="blitz" selected>' in html  # what was chosen is kept
     assert '<option value="bot:strong" selected>' in html
     assert not Game.objects.exists()
@@ -235,3 +236,12 @@ def test_joining_with_too_long_a_name_is_a_form_error(alice: Any) -> None:
 
     answer = Client().post(link, {"name": "Dora"})
     assert answer.status_code == 302 and answer["Location"] == game.get_absolute_url()
+
+
+def test_the_target_is_chosen_from_the_targets_the_rules_allow() -> None:
+    """Found on 2026-12-08: a number field stepping by 50 offered 250, 350, 400 and 450, each
+    refused once sent; a choice offers only what is allowed."""
+    html = NewGameForm()["target"].as_widget()
+    offered = re.findall(r'<option value="(\d+)"', html)
+    assert offered == ["50", "100", "150", "200", "300", "500"]
+    assert '<option value="200" selected>' in html
