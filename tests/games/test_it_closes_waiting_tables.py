@@ -182,6 +182,10 @@ def test_the_waiting_page_says_when_it_closes_and_offers_the_right_button(
     stranger = Client().get(game.get_absolute_url()).content.decode()
 
     assert f'Unfilled, the table closes at <time datetime="{closes}"' in mine
+    # With its date, not a weekday alone (found on 2026-12-08: a week's table made on a Tuesday
+    # said it closed "Tue 00:45", which read as past that same day).
+    shown = (game.created + timedelta(hours=1)).strftime("%a %-d %b %H:%M")
+    assert f"data-local-time>{shown} UTC</time>" in mine
     assert "Close this table" in mine and "Leave this table" not in mine
     assert "Leave this table" in theirs and "Close this table" not in theirs
     assert "Close this table" not in stranger and "Leave this table" not in stranger
