@@ -9,16 +9,13 @@ import asyncio
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from benchmarks import bench_sockets, stages_web
-from games import consumers, services
-from games.engine.state import state_from_record
-from games.models import Game
+from games import consumers
 
-from .conftest import key, viewer
+from .conftest import key
 from .test_it_pushes_frames_without_leaking_racks import cookie_of, socket
-from .test_it_takes_actions_on_the_socket import until_answer
+from .test_it_takes_actions_on_the_socket import blitz_duel, logged_in, until_answer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,13 +34,8 @@ def stamped(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_draw_on_the_socket_is_stamped_in_order_and_its_frames_by_seq(
     stamped: None, alice: Any, bob: Any
 ) -> None:
-    game = services.create_game(viewer(alice), {"mode": "blitz", "players": 2})
-    services.join_game(viewer(bob), game.seats.get(index=1).invite_token)
-    game = Game.objects.get(pk=game.pk)
-    mover = state_from_record(game.state).turn
-    clients = [Client(), Client()]
-    for client, user in zip(clients, (alice, bob), strict=True):
-        client.force_login(user)
+    game, mover = blitz_duel(alice, bob)
+    clients = [logged_in(alice), logged_in(bob)]
     draw_key = key()
 
     async def scenario() -> dict[str, Any]:

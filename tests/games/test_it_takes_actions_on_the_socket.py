@@ -35,13 +35,18 @@ async def until_answer(sock: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]
         frames.append(message)
 
 
+def blitz_duel(first: Any, second: Any) -> tuple[Game, int]:
+    """A started 2-player blitz game of ``first`` and ``second``, and the seat to move."""
+    game = services.create_game(viewer(first), {"mode": "blitz", "players": 2})
+    services.join_game(viewer(second), game.seats.get(index=1).invite_token)
+    game = Game.objects.get(pk=game.pk)
+    return game, state_from_record(game.state).turn
+
+
 def test_the_mover_acts_on_the_socket_and_every_viewer_gets_its_own_frame(
     alice: Any, bob: Any, outsider: Any
 ) -> None:
-    game = services.create_game(viewer(alice), {"mode": "blitz", "players": 2})
-    services.join_game(viewer(bob), game.seats.get(index=1).invite_token)
-    game = Game.objects.get(pk=game.pk)
-    mover = state_from_record(game.state).turn
+    game, mover = blitz_duel(alice, bob)
     cookies = {n: cookie_of(logged_in(u)) for n, u in (("0", alice), ("1", bob), ("x", outsider))}
 
     async def scenario() -> dict[str, Any]:
